@@ -1,0 +1,153 @@
+import path from 'node:path';
+import os from 'node:os';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every tunable of the service, validated once at boot. Defaults are documented in docs/configuration.md;
+ * nothing else in the code reads the environment.
+ */
+export const ConfigSchema = Type.Object({
+  /** Which parts this process runs: `api` serves HTTP, `worker` processes jobs; embedded mode is both. */
+  roles: Type.Array(Type.Union([Type.Literal('api'), Type.Literal('worker')]), { minItems: 1 }),
+  host: Type.String(),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  /** Base of the `output` URLs handed to clients, without a trailing slash. */
+  publicUrl: Type.String(),
+  dataDir: Type.String(),
+  /** PostgreSQL connection string; SQLite file in dataDir when absent. */
+  databaseUrl: Type.Optional(Type.String()),
+  /** PostgreSQL schema (search_path) to use; lets tests run side by side in one database. */
+  databaseSchema: Type.Optional(Type.String()),
+  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  rateLimit: Type.Object({
+    perMinute: Type.Integer({ minimum: 1 }),
+  }),
+  fetch: Type.Object({
+    /** Hosts or CIDRs the guarded fetcher may reach although they are private or loopback. */
+    allow: Type.Array(Type.String()),
+    maxBytes: Type.Integer({ minimum: 1 }),
+    maxRedirects: Type.Integer({ minimum: 0 }),
+    connectTimeoutMs: Type.Integer({ minimum: 1 }),
+    totalTimeoutMs: Type.Integer({ minimum: 1 }),
+  }),
+  image: Type.Object({
+    maxInputPixels: Type.Integer({ minimum: 1 }),
+    maxOutputPixels: Type.Integer({ minimum: 1 }),
+    jpegQuality: Type.Integer({ minimum: 1, maximum: 100 }),
+  }),
+  jobs: Type.Object({
+    workerThreads: Type.Integer({ minimum: 0 }),
+    syncWaitMs: Type.Integer({ minimum: 1 }),
+    maxAttempts: Type.Integer({ minimum: 1 }),
+    /** A job running longer than this is aborted and failed. */
+    timeoutMs: Type.Integer({ minimum: 1 }),
+    outputRetentionHours: Type.Number({ exclusiveMinimum: 0 }),
+    sweepIntervalMs: Type.Integer({ minimum: 1 }),
+    /** How long shutdown waits for running jobs before leaving them pending for the next start. */
+    shutdownGraceMs: Type.Integer({ minimum: 0 }),
+  }),
+  webhooks: Type.Object({
+    /** Delay before each retry, in milliseconds; jitter of ±jitterRatio is applied to each. */
+    retryDelaysMs: Type.Array(Type.Integer({ minimum: 0 })),
+    jitterRatio: Type.Number({ minimum: 0, maximum: 1 }),
+    timeoutMs: Type.Integer({ minimum: 1 }),
+    pollIntervalMs: Type.Integer({ minimum: 1 }),
+  }),
+  idempotencyTtlHours: Type.Number({ exclusiveMinimum: 0 }),
+  models: Type.Object({
+    cacheDir: Type.String(),
+  }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Standard Webhooks' suggested schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.6 h in all). */
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+
+type Env = Record<string, string | undefined>;
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number, got "${raw}"`);
+  return n;
+}
+
+export class ConfigError extends Error {}
+
+/** Builds the config from environment variables, then applies overrides (used by tests and the CLI). */
+export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): Config {
+  const port = int(env, 'PORT', 8080);
+  const dataDir = path.resolve(env.ROOMCRAFT_DATA_DIR ?? './data');
+  const base: Config = {
+    roles: (list(env.ROOMCRAFT_ROLES).length ? list(env.ROOMCRAFT_ROLES) : ['api', 'worker']) as Config['roles'],
+    host: env.HOST ?? '0.0.0.0',
+    port,
+    publicUrl: (env.ROOMCRAFT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.ROOMCRAFT_DATABASE_SCHEMA || undefined,
+    logLevel: (env.LOG_LEVEL ?? 'info') as Config['logLevel'],
+    rateLimit: { perMinute: int(env, 'ROOMCRAFT_RATE_LIMIT_PER_MINUTE', 120) },
+    fetch: {
+      allow: list(env.ROOMCRAFT_FETCH_ALLOW),
+      maxBytes: int(env, 'ROOMCRAFT_FETCH_MAX_BYTES', 25 * 1024 * 1024),
+      maxRedirects: int(env, 'ROOMCRAFT_FETCH_MAX_REDIRECTS', 3),
+      connectTimeoutMs: int(env, 'ROOMCRAFT_FETCH_CONNECT_TIMEOUT_MS', 5_000),
+      totalTimeoutMs: int(env, 'ROOMCRAFT_FETCH_TIMEOUT_MS', 30_000),
+    },
+    image: {
+      maxInputPixels: int(env, 'ROOMCRAFT_MAX_INPUT_PIXELS', 50_000_000),
+      maxOutputPixels: int(env, 'ROOMCRAFT_MAX_OUTPUT_PIXELS', 64_000_000),
+      jpegQuality: int(env, 'ROOMCRAFT_JPEG_QUALITY', 95),
+    },
+    jobs: {
+      workerThreads: int(env, 'ROOMCRAFT_WORKER_THREADS', Math.max(1, Math.min(os.availableParallelism(), 4))),
+      syncWaitMs: int(env, 'ROOMCRAFT_SYNC_WAIT_MS', 300_000),
+      maxAttempts: int(env, 'ROOMCRAFT_JOB_MAX_ATTEMPTS', 3),
+      timeoutMs: int(env, 'ROOMCRAFT_JOB_TIMEOUT_MS', 15 * MINUTE),
+      outputRetentionHours: int(env, 'ROOMCRAFT_OUTPUT_RETENTION_HOURS', 7 * 24),
+      sweepIntervalMs: int(env, 'ROOMCRAFT_SWEEP_INTERVAL_MS', MINUTE),
+      shutdownGraceMs: int(env, 'ROOMCRAFT_SHUTDOWN_GRACE_MS', 30_000),
+    },
+    webhooks: {
+      retryDelaysMs: list(env.ROOMCRAFT_WEBHOOK_RETRY_DELAYS_MS).length
+        ? list(env.ROOMCRAFT_WEBHOOK_RETRY_DELAYS_MS).map(Number)
+        : DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+      jitterRatio: 0.2,
+      timeoutMs: int(env, 'ROOMCRAFT_WEBHOOK_TIMEOUT_MS', 15_000),
+      pollIntervalMs: int(env, 'ROOMCRAFT_WEBHOOK_POLL_MS', 1_000),
+    },
+    idempotencyTtlHours: int(env, 'ROOMCRAFT_IDEMPOTENCY_TTL_HOURS', 24),
+    models: { cacheDir: path.resolve(env.ROOMCRAFT_MODEL_DIR ?? path.join(dataDir, 'models')) },
+  };
+  const config = deepMerge(base, overrides) as Config;
+  const errors = [...Value.Errors(ConfigSchema, config)];
+  if (errors.length > 0) {
+    throw new ConfigError(`invalid configuration: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+  }
+  return config;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+function deepMerge(target: unknown, source: unknown): unknown {
+  if (source === undefined) return target;
+  if (!isPlainObject(target) || !isPlainObject(source)) return source;
+  const out: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(source)) out[key] = deepMerge(out[key], value);
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,68 @@
+/**
+ * The one error type of the service. `code` is stable and documented in docs/api.md; clients branch on it.
+ * The HTTP layer turns it into application/problem+json; a failed job stores `code` and `message`.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly extra: { fieldErrors?: FieldError[]; jobId?: string; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  /** Plain form that crosses worker-thread boundaries and the database. */
+  toJSON(): SerializedError {
+    return { code: this.code, status: this.status, message: this.message };
+  }
+
+  static from(serialized: SerializedError): AppError {
+    return new AppError(serialized.code, serialized.status, serialized.message);
+  }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface SerializedError {
+  code: ErrorCode;
+  status: number;
+  message: string;
+}
+
+export const ERROR_TITLES = {
+  validation_failed: 'The request is not valid',
+  unauthorized: 'Missing or invalid API key',
+  not_found: 'Not found',
+  route_not_found: 'No such route',
+  rate_limited: 'Too many requests',
+  idempotency_key_reused: 'Idempotency key reused with a different request',
+  idempotency_key_invalid: 'Invalid Idempotency-Key header',
+  operation_unavailable: 'This operation is not available on this server',
+  unknown_style: 'Unknown style id',
+  unknown_room: 'Unknown room id',
+  unknown_furniture: 'Unknown furniture id',
+  fetch_refused: 'The image address is not allowed',
+  fetch_failed: 'The image could not be fetched',
+  fetch_too_large: 'The image file is too large',
+  fetch_timeout: 'Fetching the image took too long',
+  too_many_redirects: 'Too many redirects',
+  unsupported_image_format: 'Unsupported image format',
+  invalid_image: 'The image could not be decoded',
+  image_too_large: 'The image has too many pixels',
+  output_too_large: 'The result would have too many pixels',
+  mask_size_mismatch: 'The mask does not have the image dimensions',
+  sync_timeout: 'The result was not ready in time',
+  job_timeout: 'The job took too long',
+  job_aborted: 'The job was aborted',
+  processing_failed: 'Processing failed',
+  payload_too_large: 'Request body too large',
+  internal_error: 'Internal server error',
+  service_unavailable: 'Service unavailable',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_TITLES;
