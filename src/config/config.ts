@@ -37,7 +37,7 @@ export const ConfigSchema = Type.Object({
     jpegQuality: Type.Integer({ minimum: 1, maximum: 100 }),
   }),
   jobs: Type.Object({
-    workerThreads: Type.Integer({ minimum: 0 }),
+    workerThreads: Type.Integer({ minimum: 1 }),
     syncWaitMs: Type.Integer({ minimum: 1 }),
     maxAttempts: Type.Integer({ minimum: 1 }),
     /** A job running longer than this is aborted and failed. */

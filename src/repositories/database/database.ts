@@ -22,7 +22,7 @@ export interface DatabaseHandle {
 /** Opens the database named by the config (PostgreSQL when `databaseUrl` is set) and brings it to the latest migration. */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<DatabaseHandle> {
   const handle = config.databaseUrl ? await openPostgres(config.databaseUrl, config.databaseSchema) : openSqlite(config.dataDir);
-  await migrate(handle.db);
+  await migrate(handle.db, config.databaseUrl ? config.databaseSchema : undefined);
   return handle;
 }
 
@@ -58,8 +58,13 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+async function migrate(db: Db, schema: string | undefined): Promise<void> {
+  // Kysely looks for its bookkeeping tables in every schema; naming ours keeps side-by-side schemas apart.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

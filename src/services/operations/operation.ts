@@ -23,7 +23,7 @@ export interface Operation<S extends TObject = TObject> {
   /** Checks that depend on data rather than on the schema (catalog ids, exclusive fields). */
   validate?(params: Static<S>, catalog: Catalog): FieldError[];
   /** Extra fields of the pending acknowledgement, as the spec lists them per endpoint. */
-  acknowledgement(params: Static<S>): Record<string, string | number>;
+  acknowledgement(params: Static<S>, catalog: Catalog): Record<string, string | number>;
   /** Refuses up front (before a job exists) what the operation knows it cannot do with an image of this size. */
   checkInput?(size: { width: number; height: number }, params: Static<S>, config: Config): void;
   /** Absent while the operation is not built: the API answers 501 operation_unavailable. */

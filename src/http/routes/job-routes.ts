@@ -1,0 +1,59 @@
+import { Type } from '@sinclair/typebox';
+import type { HttpApp } from '../http-app.js';
+import { AppError } from '../../errors.js';
+import type { Config } from '../../config/config.js';
+import type { JobService } from '../../services/job-service.js';
+import type { JobRepository } from '../../repositories/job-repository.js';
+import type { LocalStorage } from '../../repositories/storage.js';
+import { toJobView } from '../../services/job-view.js';
+import { requireOwner } from '../plugins/authentication.js';
+import { COMMON_PROBLEMS, PROBLEM_REF } from '../schemas/problem.js';
+
+const OUTPUT_FILE = '^[0-9a-f]{32}\\.[a-z]{3,4}$';
+
+export function registerJobRoutes(
+  app: HttpApp,
+  deps: { jobs: JobService; jobRepository: JobRepository; storage: LocalStorage; config: Config },
+): void {
+  app.get(
+    '/v1/job/:id',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary: 'State and result of an asynchronous job.',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: Type.Ref('Job'), ...COMMON_PROBLEMS, 404: PROBLEM_REF },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request);
+      const { id } = request.params as { id: string };
+      return toJobView(await deps.jobs.getForOwner(owner, id), deps.config.publicUrl);
+    },
+  );
+
+  // Output URLs are capabilities: 128 random bits name the file, so they work in an <img> without the API key.
+  app.get(
+    '/v1/outputs/:file',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary: 'A result image, as linked from a job’s `output`.',
+        params: Type.Object({ file: Type.String({ pattern: OUTPUT_FILE }) }),
+        response: { 404: PROBLEM_REF },
+      },
+    },
+    async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const job = await deps.jobRepository.findByOutputKey(file);
+      if (!job?.output_content_type || !(await deps.storage.exists(file))) {
+        throw new AppError('not_found', 404, 'no such output; results are kept for a limited time');
+      }
+      return reply
+        .type(job.output_content_type)
+        .header('cache-control', 'private, max-age=86400, immutable')
+        .send(deps.storage.openStream(file));
+    },
+  );
+}

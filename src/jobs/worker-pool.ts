@@ -1,0 +1,130 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import type { FromWorker, JobTask, JobTaskResult, ToWorker } from './task.js';
+
+const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
+
+interface PendingTask {
+  taskId: number;
+  task: JobTask;
+  onProgress: (fraction: number) => void;
+  resolve: (result: JobTaskResult) => void;
+  reject: (error: AppError) => void;
+  signal: AbortSignal | undefined;
+}
+
+interface Slot {
+  worker: Worker;
+  current: PendingTask | undefined;
+}
+
+/**
+ * A fixed set of worker threads that run operations, so decoding, pixel work and inference never block the
+ * HTTP event loop. A thread that dies takes only its current task with it and is replaced.
+ */
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: PendingTask[] = [];
+  private nextTaskId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly logger: Logger,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  get busy(): number {
+    return this.slots.filter((s) => s.current).length;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  run(task: JobTask, options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {}): Promise<JobTaskResult> {
+    if (this.closed) return Promise.reject(new AppError('service_unavailable', 503, 'the worker pool is shutting down'));
+    return new Promise((resolve, reject) => {
+      const pending: PendingTask = {
+        taskId: this.nextTaskId++,
+        task,
+        onProgress: options.onProgress ?? (() => {}),
+        resolve,
+        reject,
+        signal: options.signal,
+      };
+      if (options.signal?.aborted) return reject(abortError(options.signal));
+      options.signal?.addEventListener('abort', () => this.abort(pending), { once: true });
+      this.waiting.push(pending);
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.waiting.splice(0)) pending.reject(new AppError('service_unavailable', 503, 'the worker pool closed'));
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.current) continue;
+      const next = this.waiting.shift();
+      if (!next) return;
+      slot.current = next;
+      slot.worker.postMessage({ type: 'run', taskId: next.taskId, task: next.task } satisfies ToWorker);
+    }
+  }
+
+  private abort(pending: PendingTask): void {
+    const queuedAt = this.waiting.indexOf(pending);
+    if (queuedAt >= 0) {
+      this.waiting.splice(queuedAt, 1);
+      pending.reject(abortError(pending.signal));
+      return;
+    }
+    const slot = this.slots.find((s) => s.current === pending);
+    if (slot) slot.worker.postMessage({ type: 'abort', taskId: pending.taskId } satisfies ToWorker);
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    const slot: Slot = { worker, current: undefined };
+    worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
+    worker.on('error', (error) => this.logger.error({ err: error }, 'worker thread failed'));
+    worker.on('exit', (code) => {
+      if (this.closed) return;
+      this.logger.error({ code }, 'worker thread exited; starting a new one');
+      const lost = slot.current;
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots[index] = this.spawn();
+      lost?.reject(new AppError('processing_failed', 500, 'the worker processing this job stopped unexpectedly'));
+      this.dispatch();
+    });
+    return slot;
+  }
+
+  private onMessage(slot: Slot, message: FromWorker): void {
+    const current = slot.current;
+    if (!current || current.taskId !== message.taskId) return;
+    if (message.type === 'progress') {
+      current.onProgress(message.fraction);
+      return;
+    }
+    slot.current = undefined;
+    if (message.type === 'done') current.resolve(message.result);
+    else current.reject(AppError.from(message.error));
+    this.dispatch();
+  }
+}
+
+function abortError(signal: AbortSignal | undefined): AppError {
+  const reason: unknown = signal?.reason;
+  return reason instanceof AppError ? reason : new AppError('job_aborted', 503, 'the job was aborted');
+}

@@ -1,0 +1,35 @@
+import { parentPort } from 'node:worker_threads';
+import { pino } from 'pino';
+import { AppError } from '../errors.js';
+import { runTask } from './run-task.js';
+import type { FromWorker, ToWorker } from './task.js';
+
+// Entry point of a worker thread: it only relays messages; runTask holds the pipeline.
+if (!parentPort) throw new Error('worker-thread.ts must run inside a worker thread');
+const port = parentPort;
+const controllers = new Map<number, AbortController>();
+const logger = pino({ name: 'worker' });
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'abort') {
+    controllers.get(message.taskId)?.abort(new AppError('job_aborted', 503, 'the job was aborted'));
+    return;
+  }
+  const { taskId, task } = message;
+  const controller = new AbortController();
+  controllers.set(taskId, controller);
+  const send = (reply: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
+  runTask(task, {
+    signal: controller.signal,
+    logger: logger.child({ operation: task.operation }),
+    progress: (fraction) => send({ type: 'progress', taskId, fraction }),
+  })
+    .then((result) => send({ type: 'done', taskId, result }, [result.bytes.buffer as ArrayBuffer]))
+    .catch((error: unknown) => {
+      const appError =
+        error instanceof AppError ? error : new AppError('processing_failed', 500, 'processing failed unexpectedly');
+      if (!(error instanceof AppError)) logger.error({ err: error, operation: task.operation }, 'operation crashed');
+      send({ type: 'failed', taskId, error: appError.toJSON() });
+    })
+    .finally(() => controllers.delete(taskId));
+});

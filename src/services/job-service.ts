@@ -1,0 +1,195 @@
+import crypto from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Config } from '../config/config.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { JobRepository, JobRow } from '../repositories/job-repository.js';
+import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
+import type { LocalStorage } from '../repositories/storage.js';
+import type { KeyOwner } from '../repositories/user-repository.js';
+import type { Operation } from './operations/operation.js';
+import type { JobEvents } from './job-events.js';
+
+/** The common fields of every processing request; the rest are the operation's parameters. */
+export interface ProcessingBody {
+  url: string;
+  mask?: string;
+  webhook?: string;
+  [param: string]: unknown;
+}
+
+export interface StoredRequest {
+  url: string;
+  mask?: string;
+  params: Record<string, unknown>;
+}
+
+export interface JobQueue {
+  enqueue(jobId: string): void;
+}
+
+export interface Submitted {
+  job: JobRow;
+  /** True when an Idempotency-Key matched an earlier request and no job was created. */
+  replayed: boolean;
+}
+
+/** How often a waiting synchronous request re-reads the job, for jobs settled by another process. */
+const SYNC_POLL_MS = 1_000;
+
+export class JobService {
+  constructor(
+    private readonly deps: {
+      jobs: JobRepository;
+      idempotency: IdempotencyRepository;
+      storage: LocalStorage;
+      events: JobEvents;
+      queue: JobQueue;
+      catalog: Catalog;
+      config: Config;
+    },
+  ) {}
+
+  async submit(owner: KeyOwner, operation: Operation, body: ProcessingBody, idempotencyKey?: string): Promise<Submitted> {
+    const { url, mask, webhook, ...params } = body;
+    const now = new Date();
+    const requestHash = hashRequest(operation.name, body);
+    if (idempotencyKey) {
+      const replay = await this.replay(owner, idempotencyKey, requestHash, now);
+      if (replay) return replay;
+    }
+    const request: StoredRequest = { url, ...(mask ? { mask } : {}), params };
+    const job: JobRow = {
+      id: crypto.randomUUID(),
+      user_id: owner.userId,
+      key_kind: owner.kind,
+      operation: operation.name,
+      mode: operation.mode,
+      status: 'pending',
+      request: JSON.stringify(request),
+      webhook_url: webhook ?? null,
+      // Test keys process for real but are not billed.
+      credits: owner.kind === 'live' ? operation.credits(params, mask !== undefined) : 0,
+      attempts: 0,
+      progress: 0,
+      result: null,
+      output_key: null,
+      output_content_type: null,
+      error_code: null,
+      error_status: null,
+      error_message: null,
+      created_at: now.toISOString(),
+      started_at: null,
+      completed_at: null,
+      output_expires_at: null,
+    };
+    const idempotency = idempotencyKey
+      ? {
+          user_id: owner.userId,
+          key: idempotencyKey,
+          request_hash: requestHash,
+          job_id: job.id,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + this.deps.config.idempotencyTtlHours * 3_600_000).toISOString(),
+        }
+      : undefined;
+    const created = await this.deps.jobs.create(job, idempotency);
+    if (!created && idempotencyKey) {
+      const replay = await this.replay(owner, idempotencyKey, requestHash, now);
+      if (replay) return replay;
+      throw new AppError('internal_error', 500, 'idempotency key vanished while it was being claimed');
+    }
+    this.deps.queue.enqueue(job.id);
+    return { job, replayed: false };
+  }
+
+  /** A job of the caller; another user's job is indistinguishable from a missing one. */
+  async getForOwner(owner: KeyOwner, id: string): Promise<JobRow> {
+    const job = await this.deps.jobs.findById(id);
+    if (!job || job.user_id !== owner.userId) throw new AppError('not_found', 404, `no job with id "${id}"`);
+    return job;
+  }
+
+  /** Waits until the job leaves `pending`; past the limit, a 504 that carries the job id so get-job still works. */
+  async waitUntilSettled(jobId: string, timeoutMs = this.deps.config.jobs.syncWaitMs): Promise<JobRow> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.deps.jobs.findById(jobId);
+      if (!job) throw new AppError('not_found', 404, `no job with id "${jobId}"`);
+      if (job.status !== 'pending') return job;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new AppError(
+          'sync_timeout',
+          504,
+          `the result was not ready within ${Math.round(timeoutMs / 1000)} s; fetch it later with GET /v1/job/${jobId}`,
+          { jobId },
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(remaining, SYNC_POLL_MS));
+        const unsubscribe = this.deps.events.onceSettled(jobId, done);
+        function done() {
+          clearTimeout(timer);
+          unsubscribe();
+          resolve();
+        }
+      });
+    }
+  }
+
+  /** The synchronous answer of a settled job: the image as base64, or the job's error as a problem. */
+  async syncResult(job: JobRow): Promise<{ base64: string; status: 'success' }> {
+    if (job.status === 'failed') {
+      throw new AppError(
+        (job.error_code ?? 'processing_failed') as AppError['code'],
+        job.error_status ?? 500,
+        job.error_message ?? 'processing failed',
+        { jobId: job.id },
+      );
+    }
+    if (!job.output_key) throw new AppError('not_found', 404, 'the result of this job has expired', { jobId: job.id });
+    const bytes = await this.deps.storage.read(job.output_key);
+    return { base64: bytes.toString('base64'), status: 'success' };
+  }
+
+  acknowledgement(job: JobRow, operation: Operation): Record<string, string | number> {
+    const request = JSON.parse(job.request) as StoredRequest;
+    return {
+      status: 'pending',
+      id: job.id,
+      ...operation.acknowledgement(request.params, this.deps.catalog),
+      mode: job.mode,
+    };
+  }
+
+  private async replay(owner: KeyOwner, key: string, requestHash: string, now: Date): Promise<Submitted | undefined> {
+    const record = await this.deps.idempotency.find(owner.userId, key, now.toISOString());
+    if (!record) return undefined;
+    if (record.request_hash !== requestHash) {
+      throw new AppError(
+        'idempotency_key_reused',
+        422,
+        'this Idempotency-Key was used with a different request in the last 24 hours',
+      );
+    }
+    const job = await this.deps.jobs.findById(record.job_id);
+    if (!job) return undefined;
+    return { job, replayed: true };
+  }
+}
+
+function hashRequest(operation: string, body: ProcessingBody): string {
+  return crypto.createHash('sha256').update(operation).update('\0').update(canonicalJson(body)).digest('hex');
+}
+
+/** JSON with sorted keys, so the same request hashes the same whatever order its fields came in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,50 @@
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config, type DeepPartial } from '../../src/config/config.js';
+import { UserRepository } from '../../src/repositories/user-repository.js';
+import { KeyService, type CreatedKey } from '../../src/services/key-service.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  database: TestDatabase;
+  user: CreatedKey;
+  /** Headers that authenticate as `user`. */
+  auth: { authorization: string };
+  /** Another user, for ownership checks. */
+  createUser(email: string, kind?: 'test' | 'live'): Promise<CreatedKey>;
+  close(): Promise<void>;
+}
+
+/** The whole service on a fresh database (SQLite, or PostgreSQL under ROOMCRAFT_TEST_DATABASE_URL), loopback fetches allowed. */
+export async function startTestApp(overrides: DeepPartial<Config> = {}, database?: TestDatabase): Promise<TestApp> {
+  const db = database ?? (await openTestDatabase());
+  const config = loadConfig(
+    {},
+    {
+      dataDir: db.dataDir,
+      logLevel: 'silent',
+      publicUrl: 'http://roomcraft.test',
+      ...overrides,
+      fetch: { allow: ['127.0.0.1/32'], ...overrides.fetch },
+      jobs: { workerThreads: 1, ...overrides.jobs },
+      webhooks: { retryDelaysMs: [50, 50, 50], pollIntervalMs: 25, ...overrides.webhooks },
+    },
+  );
+  const app = await buildApp(config, { database: { db: db.db, engine: db.engine, close: async () => {} } });
+  await app.ready();
+  const keys = new KeyService(new UserRepository(db.db));
+  const user = await keys.createKey('owner@example.com', 'live');
+  return {
+    app,
+    config,
+    database: db,
+    user,
+    auth: { authorization: `Bearer ${user.key}` },
+    createUser: (email, kind = 'test') => keys.createKey(email, kind),
+    async close() {
+      await app.close();
+      if (!database) await db.close();
+    },
+  };
+}
