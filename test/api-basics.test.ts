@@ -123,3 +123,17 @@ describe('authentication, errors, rate limits, OpenAPI and status', () => {
     assert.match(page.body, /Roomcraft is <span class="ok">operational/);
   });
 });
+
+describe('authentication comes before validation', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('answers 401, not 400, to an anonymous request with an invalid body', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/v1/upscale', payload: { scale: 9 } });
+    assert.equal(response.statusCode, 401);
+    assert.equal(response.json().code, 'unauthorized');
+  });
+});
