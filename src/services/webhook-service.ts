@@ -2,17 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { WebhookDelivery, WebhookRepository } from '../repositories/webhook-repository.js';
+import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import { webhookHeaders } from '../security/webhook-signature.js';
 
-/** Sends one request. Rejects (ideally with an error carrying a `code`) when the address is refused or the network fails. */
-export interface WebhookTransport {
-  post(
-    url: string,
-    body: string,
-    headers: Record<string, string>,
-    opts: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<{ status: number }>;
-}
+/** Sends one request: the guarded fetcher's `post`, which rejects when the address is refused or the network fails. */
+export type WebhookTransport = Pick<GuardedFetcher, 'post'>;
 
 export interface WebhookServiceDeps {
   repository: WebhookRepository;

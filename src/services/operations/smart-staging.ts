@@ -10,30 +10,31 @@ function roomEnum(ids: readonly string[]) {
   );
 }
 
-export const smartStagingV2 = defineOperation({
-  name: 'smart-staging-v2',
-  mode: 'furnish',
-  summary: 'Furnishes an empty room automatically, without a mask.',
-  params: Type.Object({
-    roomId: roomEnum(SMART_STAGING_V2_ROOMS),
-    styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
-  }),
-  acceptsMask: false,
-  credits: () => 1,
-  validate: (params, catalog) => checkStyle(catalog, params.styleId),
-  acknowledgement: (params) => ({ styleId: params.styleId, roomId: params.roomId }),
-});
+/** Both stagings take the same fields and differ in the rooms they accept. */
+function smartStaging(name: string, summary: string, rooms: readonly string[]) {
+  return defineOperation({
+    name,
+    mode: 'furnish',
+    summary,
+    params: Type.Object({
+      roomId: roomEnum(rooms),
+      styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
+    }),
+    acceptsMask: false,
+    credits: () => 1,
+    validate: (params, catalog) => checkStyle(catalog, params.styleId),
+    acknowledgement: (params) => ({ styleId: params.styleId, roomId: params.roomId }),
+  });
+}
 
-export const smartStagingV1 = defineOperation({
-  name: 'smart-staging',
-  mode: 'furnish',
-  summary: 'Legacy automatic furnishing of empty rooms; superseded by smart-staging-v2.',
-  params: Type.Object({
-    roomId: roomEnum(SMART_STAGING_V1_ROOMS),
-    styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
-  }),
-  acceptsMask: false,
-  credits: () => 1,
-  validate: (params, catalog) => checkStyle(catalog, params.styleId),
-  acknowledgement: (params) => ({ styleId: params.styleId, roomId: params.roomId }),
-});
+export const smartStagingV2 = smartStaging(
+  'smart-staging-v2',
+  'Furnishes an empty room automatically, without a mask.',
+  SMART_STAGING_V2_ROOMS,
+);
+
+export const smartStagingV1 = smartStaging(
+  'smart-staging',
+  'Legacy automatic furnishing of empty rooms; superseded by smart-staging-v2.',
+  SMART_STAGING_V1_ROOMS,
+);
