@@ -12,6 +12,8 @@ import { IdempotencyRepository } from './repositories/idempotency-repository.js'
 import { UserRepository } from './repositories/user-repository.js';
 import { WebhookRepository } from './repositories/webhook-repository.js';
 import { LocalStorage } from './repositories/storage.js';
+import { ModelRegistry } from './repositories/models/model-registry.js';
+import { ModelStore } from './repositories/models/model-store.js';
 import { createGuardedFetcher } from './repositories/fetcher/guarded-fetcher.js';
 import { KeyService } from './services/key-service.js';
 import { JobService, type JobQueue } from './services/job-service.js';
@@ -59,6 +61,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const jobRepository = new JobRepository(database.db);
   const userRepository = new UserRepository(database.db);
   const storage = new LocalStorage(path.join(config.dataDir, 'outputs'));
+  const models = new ModelStore(config.models.cacheDir, ModelRegistry.load(), { logger: logger.child({ component: 'models' }) });
   const fetcher = createGuardedFetcher(config.fetch);
   const events = new JobEvents();
   const keys = new KeyService(userRepository);
@@ -107,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       busy: worker?.pool.busy ?? 0,
       queued: (worker?.queue.depth ?? 0) + (worker?.pool.queued ?? 0),
     }),
+    models: () => models.list(),
   });
 
   const app = Fastify({

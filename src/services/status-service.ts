@@ -1,5 +1,6 @@
 import type { JobRepository } from '../repositories/job-repository.js';
 import type { LocalStorage } from '../repositories/storage.js';
+import type { ModelStatus } from '../repositories/models/model-store.js';
 import { OPERATIONS } from './operations/registry.js';
 
 export interface ComponentStatus {
@@ -37,11 +38,15 @@ export class StatusService {
       roles: string[];
       version: string;
       workerStats: () => WorkerStats;
+      /** The registry's models as the store sees them on disk (ModelStore.list). */
+      models: () => Promise<ModelStatus[]>;
+      /** Names of the models some worker thread has loaded. Default: none. */
+      loadedModels?: () => ReadonlySet<string>;
     },
   ) {}
 
   async snapshot(): Promise<StatusSnapshot> {
-    const [jobs, storage] = await Promise.all([
+    const [jobs, storage, models] = await Promise.all([
       this.deps.jobs.countByStatus().then(
         (counts) => ({ counts, database: { ok: true, detail: 'reachable' } }),
         (error: unknown) => ({
@@ -53,7 +58,9 @@ export class StatusService {
         () => ({ ok: true, detail: 'writable' }),
         () => ({ ok: false, detail: 'not writable' }),
       ),
+      this.deps.models(),
     ]);
+    const loaded = this.deps.loadedModels?.() ?? new Set<string>();
     const { database } = jobs;
     return {
       status: database.ok && storage.ok ? 'ok' : 'degraded',
@@ -65,7 +72,7 @@ export class StatusService {
       workers: this.deps.workerStats(),
       jobs: jobs.counts,
       operations: OPERATIONS.map((op) => ({ name: op.name, path: `/v1/${op.name}`, mode: op.mode, available: Boolean(op.run) })),
-      models: [],
+      models: models.map(({ name, present, verified, licence }) => ({ name, present, verified, loaded: loaded.has(name), licence })),
     };
   }
 }
