@@ -111,6 +111,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       queued: (worker?.queue.depth ?? 0) + (worker?.pool.queued ?? 0),
     }),
     models: () => models.list(),
+    loadedModels: () => worker?.pool.loadedModels ?? new Set<string>(),
   });
 
   const app = Fastify({

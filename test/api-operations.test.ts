@@ -1,11 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { startImageServer, type ImageServer } from './helpers/image-server.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -159,7 +162,8 @@ describe('processing endpoints', () => {
     assert.equal(job.mode, 'upscale');
     assert.match(job.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.match(job.completedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.equal(job.result.engine, 'lanczos3');
+    assert.deepEqual(job.result.models, ['esrgan-legacy-psnr-small']);
+    assert.equal(job.result.fallback, undefined);
     assert.ok(job.output.startsWith('http://roomcraft.test/v1/outputs/'));
 
     const output = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
@@ -301,6 +305,47 @@ describe('operations not built yet', () => {
         problem.errors.some((e: { field: string }) => e.field.startsWith(field)),
         `${path} ${JSON.stringify(body)} names ${field}: ${JSON.stringify(problem.errors)}`,
       );
+    }
+  });
+});
+
+describe('upscaling engines', () => {
+  it('keeps greyscale greyscale through the network', async () => {
+    const t = await startTestApp();
+    try {
+      const grey = await sharp(await makeImage(24, 16)).toColourspace('b-w').png().toBuffer();
+      const response = await t.app.inject({ method: 'POST', url: '/v1/upscale', headers: t.auth, payload: { url: dataUrl(grey) } });
+      assert.equal(response.statusCode, 200);
+      const meta = await sharp(Buffer.from(response.json().base64, 'base64')).metadata();
+      assert.equal(meta.channels, 1);
+      assert.deepEqual([meta.width, meta.height], [48, 32]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('falls back to Lanczos-3 when a model is not installed, and says so in the job', async () => {
+    const emptyCache = fs.mkdtempSync(path.join(os.tmpdir(), 'roomcraft-no-models-'));
+    const t = await startTestApp({ models: { cacheDir: emptyCache } });
+    try {
+      const { id } = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/upscale_advanced',
+          headers: t.auth,
+          payload: { url: dataUrl(await makeImage(12, 12)), scale: 4, webhook: 'http://127.0.0.1:9/hook' },
+        })
+      ).json();
+      const job = await until(async () => {
+        const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
+        return body.status === 'pending' ? undefined : body;
+      });
+      assert.equal(job.status, 'success');
+      assert.equal(job.result.engine, 'lanczos3');
+      assert.match(job.result.fallback, /esrgan-legacy-div2k-x4 is not installed/);
+    } finally {
+      await t.close();
+      fs.rmSync(emptyCache, { recursive: true, force: true });
     }
   });
 });

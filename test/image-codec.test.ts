@@ -315,10 +315,19 @@ describe('encodeImage', () => {
     assert.ok((await sharp(tiff.bytes).raw().toBuffer()).equals(image.data));
   });
 
-  it('encodes greyscale images (as RGB)', async () => {
+  it('keeps greyscale images greyscale, with and without alpha', async () => {
     const grey: RawImage = { data: new Uint8Array(16).fill(77), width: 4, height: 4, channels: 1 };
-    const encoded = await encodeImage(grey, { format: 'png', lossless: true }, options);
-    const decoded = await decodeImage(encoded.bytes, limits);
-    assert.deepEqual(pixelAt(decoded.image, 2, 2), [77, 77, 77]);
+    for (const format of ['png', 'jpeg', 'tiff'] as const) {
+      const encoded = await encodeImage(grey, { format, lossless: format !== 'jpeg' }, options);
+      assert.equal((await sharp(encoded.bytes).metadata()).channels, 1, format);
+      const decoded = await decodeImage(encoded.bytes, limits);
+      assert.equal(decoded.image.channels, 1);
+      assert.deepEqual(pixelAt(decoded.image, 2, 2), [77]);
+    }
+    const greyAlpha: RawImage = { data: new Uint8Array(32).map((_, i) => (i % 2 ? 128 : 77)), width: 4, height: 4, channels: 2 };
+    const png = await encodeImage(greyAlpha, { format: 'png', lossless: true }, options);
+    const decoded = await decodeImage(png.bytes, limits);
+    assert.equal(decoded.image.channels, 2);
+    assert.deepEqual(pixelAt(decoded.image, 1, 1), [77, 128]);
   });
 });

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import { decodeImage, decodeMask, encodeImage } from '../repositories/image-codec.js';
 import { findOperation } from '../services/operations/registry.js';
-import type { Operation } from '../services/operations/operation.js';
+import type { ImageModels, Operation } from '../services/operations/operation.js';
 import type { Config } from '../config/config.js';
 import type { JobTask, JobTaskResult } from './task.js';
 
@@ -11,6 +11,7 @@ export interface TaskContext {
   signal: AbortSignal;
   logger: Logger;
   progress(fraction: number): void;
+  models: ImageModels;
 }
 
 let fetcher: { config: Config['fetch']; instance: GuardedFetcher } | undefined;
@@ -53,7 +54,7 @@ export async function runTask(
 
   const output = await operation.run(
     { image: decoded.image, ...(mask ? { mask } : {}), params: task.params },
-    { progress: context.progress, signal: context.signal, logger: context.logger, config },
+    { progress: context.progress, signal: context.signal, logger: context.logger, config, models: context.models },
   );
   const encoded = await encodeImage(output.image, decoded.meta, { jpegQuality: config.image.jpegQuality });
   return { ...encoded, ...(output.result ? { result: output.result } : {}) };

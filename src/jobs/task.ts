@@ -21,5 +21,5 @@ export type ToWorker = { type: 'run'; taskId: number; task: JobTask } | { type: 
 
 export type FromWorker =
   | { type: 'progress'; taskId: number; fraction: number }
-  | { type: 'done'; taskId: number; result: JobTaskResult }
-  | { type: 'failed'; taskId: number; error: SerializedError };
+  | { type: 'done'; taskId: number; result: JobTaskResult; loadedModels: string[] }
+  | { type: 'failed'; taskId: number; error: SerializedError; loadedModels: string[] };

@@ -28,6 +28,7 @@ export class WorkerPool {
   private readonly waiting: PendingTask[] = [];
   private nextTaskId = 1;
   private closed = false;
+  private readonly modelsLoaded = new Set<string>();
 
   constructor(
     private readonly size: number,
@@ -46,6 +47,11 @@ export class WorkerPool {
 
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** Models that at least one worker thread has open. */
+  get loadedModels(): ReadonlySet<string> {
+    return this.modelsLoaded;
   }
 
   run(task: JobTask, options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {}): Promise<JobTaskResult> {
@@ -118,6 +124,7 @@ export class WorkerPool {
       return;
     }
     slot.current = undefined;
+    for (const name of message.loadedModels) this.modelsLoaded.add(name);
     if (message.type === 'done') current.resolve(message.result);
     else current.reject(AppError.from(message.error));
     this.dispatch();

@@ -105,8 +105,7 @@ export async function decodeMask(bytes: Uint8Array, limits: DecodeLimits): Promi
 }
 
 /**
- * Encodes in the input's format family, tagged with an sRGB ICC profile (greyscale is therefore written
- * as RGB). JPEG uses `jpegQuality` with 4:4:4 chroma; lossy WebP and AVIF use it as their quality too;
+ * Encodes in the input's format family: colour tagged with an sRGB ICC profile, greyscale kept as one band. JPEG uses `jpegQuality` with 4:4:4 chroma; lossy WebP and AVIF use it as their quality too;
  * PNG, lossless WebP and TIFF (deflate) are exact. GIF becomes a single-frame PNG, and an image with
  * transparency headed for JPEG becomes PNG.
  */
@@ -118,7 +117,9 @@ export async function encodeImage(
   const quality = options.jpegQuality;
   const { width, height, channels } = image;
   const pixels = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  const input = sharp(pixels, { raw: { width, height, channels } }).withIccProfile('srgb');
+  const raw = sharp(pixels, { raw: { width, height, channels } });
+  // An sRGB profile would widen greyscale to RGB; grey stays one band (WebP, which has no grey mode, excepted).
+  const input = channels <= 2 ? raw.toColourspace('b-w') : raw.withIccProfile('srgb');
 
   if (like.format === 'jpeg' && !hasAlpha(image)) {
     const bytes = await input.jpeg({ quality, chromaSubsampling: '4:4:4', mozjpeg: false }).toBuffer();

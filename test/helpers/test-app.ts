@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config, type DeepPartial } from '../../src/config/config.js';
 import { UserRepository } from '../../src/repositories/user-repository.js';
@@ -29,6 +30,8 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
       fetch: { allow: ['127.0.0.1/32'], ...overrides.fetch },
       jobs: { workerThreads: 1, ...overrides.jobs },
       webhooks: { retryDelaysMs: [50, 50, 50], pollIntervalMs: 25, ...overrides.webhooks },
+      // The models `npm test` installed into the repository's data directory, shared by every test app.
+      models: { cacheDir: process.env.ROOMCRAFT_MODEL_DIR ?? path.resolve(import.meta.dirname, '../../data/models'), ...overrides.models },
     },
   );
   const app = await buildApp(config, { database: { db: db.db, engine: db.engine, close: async () => {} } });

@@ -4,6 +4,7 @@ import type { Config } from '../../config/config.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { FieldError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
+import type { ImageModelSession } from '../../repositories/models/onnx-runtime.js';
 
 /**
  * One processing operation of the API. The worker, the routes' plumbing and the job store only ever see this
@@ -43,6 +44,14 @@ export interface OperationContext {
   signal: AbortSignal;
   logger: Logger;
   config: Config;
+  /** The models of the registry, opened once per worker thread. */
+  models: ImageModels;
+}
+
+/** What operations see of the model runtime. */
+export interface ImageModels {
+  isInstalled(name: string): Promise<boolean>;
+  imageSession(name: string): Promise<ImageModelSession>;
 }
 
 export interface OperationOutput {

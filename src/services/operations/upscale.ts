@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from './define.js';
 import type { OperationContext, OperationInput, OperationOutput } from './operation.js';
-import { checkUpscaleOutput, lanczosUpscale } from './lanczos-upscale.js';
+import { checkUpscaleOutput } from './upscale-limits.js';
+import { upscaleWithModels, type UpscalePlan } from '../upscaling/upscale-engine.js';
+import { UPSCALE_PLANS, UPSCALE_ADVANCED_PLANS } from '../upscaling/upscale-plans.js';
 
-function scaleSchema(scales: number[]) {
+function scaleSchema(scales: readonly number[]) {
   return Type.Optional(
     Type.Union(
       scales.map((s) => Type.Literal(s)),
@@ -12,36 +14,41 @@ function scaleSchema(scales: number[]) {
   );
 }
 
-async function runUpscale(
-  { image, params }: OperationInput<{ scale?: number }>,
-  context: OperationContext,
-): Promise<OperationOutput> {
-  const scale = params.scale ?? 2;
-  const output = await lanczosUpscale(image, scale);
-  context.progress(1);
-  return { image: output, result: { engine: 'lanczos3', scale } };
+function runWith(plans: Readonly<Record<number, UpscalePlan>>) {
+  return async ({ image, params }: OperationInput<{ scale?: number }>, context: OperationContext): Promise<OperationOutput> => {
+    const scale = params.scale ?? 2;
+    const plan = plans[scale];
+    if (!plan) throw new Error(`no upscaling plan for ×${scale}`);
+    const outcome = await upscaleWithModels(image, scale, plan, context.models, {
+      onProgress: context.progress,
+      signal: context.signal,
+    });
+    if (outcome.result.fallback) context.logger.warn({ fallback: outcome.result.fallback }, 'upscaled with Lanczos-3');
+    context.progress(1);
+    return outcome;
+  };
 }
 
 export const upscale = defineOperation({
   name: 'upscale',
   mode: 'upscale',
-  summary: 'Raises the resolution of an image by 2 or 3.',
+  summary: 'Raises the resolution of an image by 2 or 3 with a super-resolution network.',
   params: Type.Object({ scale: scaleSchema([2, 3]) }),
   acceptsMask: false,
   credits: () => 1,
   acknowledgement: () => ({}),
   checkInput: (size, params, config) => checkUpscaleOutput(size, params.scale ?? 2, config),
-  run: runUpscale,
+  run: runWith(UPSCALE_PLANS),
 });
 
 export const upscaleAdvanced = defineOperation({
   name: 'upscale_advanced',
   mode: 'upscale',
-  summary: 'Upscales by 2, 4 or 6.',
+  summary: 'Upscales by 2, 4 or 6 with the highest-fidelity networks.',
   params: Type.Object({ scale: scaleSchema([2, 4, 6]) }),
   acceptsMask: false,
   credits: () => 2,
   acknowledgement: () => ({}),
   checkInput: (size, params, config) => checkUpscaleOutput(size, params.scale ?? 2, config),
-  run: runUpscale,
+  run: runWith(UPSCALE_ADVANCED_PLANS),
 });

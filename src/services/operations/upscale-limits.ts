@@ -1,18 +1,5 @@
-import sharp from 'sharp';
 import { AppError } from '../../errors.js';
 import type { Config } from '../../config/config.js';
-import type { RawImage } from '../../vision/raw-image.js';
-
-/** Classical Lanczos-3 resampling: a real upscale, and the fallback engine when no model is installed. */
-export async function lanczosUpscale(image: RawImage, scale: number): Promise<RawImage> {
-  const { data, info } = await sharp(image.data, {
-    raw: { width: image.width, height: image.height, channels: image.channels },
-  })
-    .resize(image.width * scale, image.height * scale, { kernel: 'lanczos3', fit: 'fill' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels as RawImage['channels'] };
-}
 
 /** Refuses, before any work, an output above the configured pixel limit, and says which input would fit. */
 export function checkUpscaleOutput(size: { width: number; height: number }, scale: number, config: Config): void {
