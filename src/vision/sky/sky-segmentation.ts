@@ -1,0 +1,269 @@
+import { boxMean } from './box-filter.js';
+import { smoothstep, type ColourPlanes } from './colour-planes.js';
+import { closeMask, floodFill, localMax } from './mask-morphology.js';
+import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
+import { distanceToSky, fitSkyModel } from './sky-model.js';
+import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';
+
+/** The sky found at the working resolution, before the full-resolution matte. */
+export interface SkySegmentation {
+  width: number;
+  height: number;
+  /** 1 where the working pixel is sky. */
+  mask: Uint8Array;
+  /** 0…1, the input of the matte: each sky pixel's share of sky, unmixed from the foreground next to it. */
+  softMask: Float32Array;
+  /** 0…1, sky likelihood × agreement with the sky model; 0 outside the mask. */
+  confidence: Float32Array;
+  /** The sky as it would look with nothing in front of it: smooth, defined everywhere (extrapolated under objects). */
+  skyModel: ColourPlanes;
+  /** Straight boundaries used as barriers. */
+  barriers: LineSegment[];
+  cues: SkyCues;
+}
+
+export interface SkySegmentationOptions {
+  /** Likelihood from which a pixel may join the sky. Default 0.45. */
+  candidateThreshold?: number;
+  /** Rows at the top, as a fraction of the height, whose candidates seed the sky. Default 0.02 (at least one row). */
+  seedBandFraction?: number;
+  /** Radius of the morphological closing that lets the sky flow past one- and two-pixel wires and twigs. Default 1. */
+  bridgeRadius?: number;
+  /** Distance to the sky model over which a pixel's confidence falls from 1 to 0. Default [0.07, 0.2]. */
+  colourTolerance?: [number, number];
+  /** Distance to the sky model that is still the sky's own grain (pure sky when unmixing). Default 0.08. */
+  noiseFloor?: number;
+  /** Radius, in working pixels, searched for the foreground a sky pixel is unmixed from. Default 3. */
+  unmixRadius?: number;
+  /** Largest symmetric distance to the sky model of a textured pixel of sky veiled by twigs. Default 0.25. */
+  veilTolerance?: number;
+  /** Texture (see SkyCues) from which a pixel counts as veiled rather than smooth. Default 0.012. */
+  veilTexture?: number;
+  /** Largest symmetric distance to the sky model of a smooth pixel reached by the second flood. Default 0.06. */
+  gapTolerance?: number;
+  /** Largest mean distance to the sky model of an enclosed patch (sky seen through a tree) that joins the sky. Default 0.05. */
+  holeTolerance?: number;
+  /** Largest enclosed patch that may join, as a fraction of the image: larger ones are walls or ceilings. Default 0.02. */
+  maxHoleFraction?: number;
+  /** How far from the sky an enclosed patch may be, as a fraction of the longer side. Default 0.08. */
+  holeReachFraction?: number;
+  /** Steps the sky may grow past the smooth region into the textured band along its border. Default 4. */
+  borderBand?: number;
+  /** Largest distance to the sky model of a border-band pixel. Default 0.1. */
+  borderTolerance?: number;
+  /** Radius of the sky model's averaging window, as a fraction of the longer side. Default 1/16. */
+  skyModelRadiusFraction?: number;
+  cues?: SkyCueOptions;
+  lines?: StraightEdgeOptions;
+}
+
+const DEFAULTS = {
+  candidateThreshold: 0.45,
+  seedBandFraction: 0.02,
+  bridgeRadius: 1,
+  colourTolerance: [0.07, 0.2] as [number, number],
+  noiseFloor: 0.08,
+  unmixRadius: 3,
+  veilTolerance: 0.25,
+  veilTexture: 0.012,
+  gapTolerance: 0.06,
+  holeTolerance: 0.05,
+  maxHoleFraction: 0.02,
+  holeReachFraction: 0.08,
+  borderBand: 4,
+  borderTolerance: 0.1,
+  skyModelRadiusFraction: 1 / 16,
+};
+
+/**
+ * Sky as the bright, sky-coloured, smooth region hanging from the top border, in five steps:
+ * 1. a flood fill from candidates in the top rows through candidates (closed, so that thin wires do not cut it),
+ *    stopped by long straight boundaries (roof lines, eaves, a flat horizon);
+ * 2. a smooth model of the sky's colour fitted to that region;
+ * 3. a second flood into sky veiled by twigs, judged by closeness to the model rather than by texture;
+ * 4. enclosed patches that match the model (sky between branches), and a colour-checked band along the border where
+ *    the texture window blurred the cues;
+ * 5. each sky pixel's share of sky, unmixed from the foreground next to it: the input of the matte.
+ */
+export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions = {}): SkySegmentation {
+  const settings = { ...DEFAULTS, ...options };
+  const { width, height } = planes;
+  const cues = computeSkyCues(planes, options.cues);
+  const barriers = detectStraightEdges(planes, options.lines);
+  const blocked = rasterizeSegments(barriers, width, height);
+
+  const candidate = new Uint8Array(width * height);
+  for (let i = 0; i < candidate.length; i++) candidate[i] = cues.likelihood[i]! >= settings.candidateThreshold ? 1 : 0;
+  const passable = closeMask(candidate, width, height, settings.bridgeRadius);
+  for (let i = 0; i < passable.length; i++) if (blocked[i]) passable[i] = 0;
+
+  const mask = new Uint8Array(width * height);
+  const seedRows = Math.max(1, Math.round(settings.seedBandFraction * height));
+  const seeds: number[] = [];
+  for (let i = 0; i < seedRows * width; i++) if (passable[i]) seeds.push(i);
+  floodFill(passable, mask, seeds, width, height);
+
+  const radius = Math.max(2, Math.round(settings.skyModelRadiusFraction * Math.max(width, height)));
+  const firstModel = fitSkyModel(planes, mask, radius);
+  const distance = distanceToSky(planes, firstModel);
+  growThroughVeil(mask, blocked, distanceToSky(planes, firstModel, 1), cues.texture, width, height, settings);
+  const reach = Math.max(2, Math.round(settings.holeReachFraction * Math.max(width, height)));
+  addEnclosedSky(mask, passable, distance, width, height, settings.holeTolerance, settings.maxHoleFraction, reach);
+  growIntoBorderBand(mask, blocked, distance, width, settings.borderBand, settings.borderTolerance);
+
+  const skyModel = fitSkyModel(planes, mask, radius);
+  const finalDistance = distanceToSky(planes, skyModel);
+  const softMask = unmixedSkyShare(mask, finalDistance, width, height, settings);
+  const confidence = new Float32Array(width * height);
+  const [near, far] = settings.colourTolerance;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i]) confidence[i] = (1 - smoothstep(near, far, finalDistance[i]!)) * cues.likelihood[i]!;
+  }
+  return { width, height, mask, softMask, confidence, skyModel, barriers, cues };
+}
+
+/**
+ * Second, looser flood from the smooth sky into sky that the first one could not reach: sky seen through a veil of
+ * twigs, which the texture cue refuses, and smooth sky cut off by branches. At the working resolution a veil is a
+ * textured mixture, mostly of sky: a textured pixel joins when its colour is within `veilTolerance` of the sky model
+ * (about two thirds sky or more over dark twigs); a smooth pixel only when it is as close as `gapTolerance` — a smooth
+ * surface a little off the sky's colour is a wall, a car or a road. A closing lets the flood step over single twigs;
+ * trunks are too wide to step over. The distance is symmetric: a patch brighter than the sky next to it is trim or a
+ * wall, not sky.
+ */
+function growThroughVeil(
+  mask: Uint8Array,
+  blocked: Uint8Array,
+  symmetricDistance: Float32Array,
+  texture: Float32Array,
+  width: number,
+  height: number,
+  settings: typeof DEFAULTS,
+): void {
+  const mixed = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) {
+    const distance = symmetricDistance[i]!;
+    mixed[i] = distance <= settings.gapTolerance || (distance <= settings.veilTolerance && texture[i]! >= settings.veilTexture) ? 1 : 0;
+  }
+  const passable = closeMask(mixed, width, height, settings.bridgeRadius);
+  for (let i = 0; i < passable.length; i++) if (blocked[i]) passable[i] = 0;
+  const seeds: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (mask[i]) seeds.push(i);
+  floodFill(passable, mask, seeds, width, height);
+}
+
+/**
+ * Patches of sky cut off from the top by branches or wires: candidate components not reached by the flood fill that
+ * match the sky model closely, are small (a large one is a wall or a ceiling that happens to share the colour) and
+ * lie within `reach` of the sky (a white waterfall or sign further down is not sky seen through a tree).
+ */
+function addEnclosedSky(
+  mask: Uint8Array,
+  passable: Uint8Array,
+  distance: Float32Array,
+  width: number,
+  height: number,
+  tolerance: number,
+  maxFraction: number,
+  reach: number,
+): void {
+  const nearSky = boxMean(Float32Array.from(mask), width, height, reach);
+  const label = new Int32Array(width * height).fill(-1);
+  const stack = new Int32Array(width * height);
+  const members: number[] = [];
+  const maxSize = maxFraction * width * height;
+  for (let start = 0; start < mask.length; start++) {
+    if (!passable[start] || mask[start] || label[start]! >= 0) continue;
+    members.length = 0;
+    let top = 0;
+    stack[top++] = start;
+    label[start] = start;
+    let distanceSum = 0;
+    let near = false;
+    while (top > 0) {
+      const i = stack[--top]!;
+      members.push(i);
+      distanceSum += distance[i]!;
+      near ||= nearSky[i]! > 0;
+      const x = i % width;
+      const neighbours = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width];
+      for (const j of neighbours) {
+        if (j < 0 || j >= mask.length || !passable[j] || mask[j] || label[j]! >= 0) continue;
+        label[j] = start;
+        stack[top++] = j;
+      }
+    }
+    const accept = near && members.length <= maxSize && distanceSum / members.length <= tolerance;
+    if (accept) for (const i of members) mask[i] = 1;
+  }
+}
+
+/**
+ * Grows the sky by up to `steps` pixels into sky-coloured pixels along its border, where the texture window blurred
+ * the cues. A barrier pixel may join when it is sky-coloured — a line found a pixel off the true edge would otherwise
+ * leave a one-pixel strip of old sky — but the growth does not continue from it across the line.
+ */
+function growIntoBorderBand(
+  mask: Uint8Array,
+  blocked: Uint8Array,
+  distance: Float32Array,
+  width: number,
+  steps: number,
+  tolerance: number,
+): void {
+  let frontier: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (mask[i]) frontier.push(i);
+  for (let step = 0; step < steps && frontier.length > 0; step++) {
+    const next: number[] = [];
+    for (const i of frontier) {
+      const x = i % width;
+      const neighbours = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width];
+      for (const j of neighbours) {
+        if (j < 0 || j >= mask.length || mask[j] || distance[j]! > tolerance) continue;
+        mask[j] = 1;
+        if (!blocked[j]) next.push(j);
+      }
+    }
+    frontier = next;
+  }
+}
+
+/**
+ * The share of sky in each sky pixel, by linear unmixing: a pixel's distance from the sky model over the distance of
+ * the most foreground-like pixel near it (a twig, a roof edge) — a pixel halfway between the two is half sky. This is
+ * what lets a 1-pixel twig or a mixed roof-edge pixel keep its own partial value instead of snapping to 0 or 1.
+ * Distances under `noiseFloor` are the sky's own grain and count as pure sky.
+ */
+function unmixedSkyShare(mask: Uint8Array, distance: Float32Array, width: number, height: number, settings: typeof DEFAULTS): Float32Array {
+  const foreground = localMax(distance, width, height, settings.unmixRadius);
+  const share = new Float32Array(mask.length);
+  const floor = settings.noiseFloor;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const span = Math.max(foreground[i]! - floor, MIN_UNMIX_SPAN);
+    share[i] = Math.min(1, Math.max(0, 1 - (distance[i]! - floor) / span));
+  }
+  return share;
+}
+
+/** Below this, the "foreground" near a pixel is only the sky's own variation, and unmixing would amplify noise. */
+const MIN_UNMIX_SPAN = 0.15;
+
+/**
+ * The row above which `fraction` of the sky-bearing columns have their lowest sky pixel: the horizon as the bulk
+ * of the sky sees it, robust to a few columns of sky that reach down between houses. −1 when there is no sky.
+ */
+export function lowestSkyRow(mask: Uint8Array, width: number, height: number, fraction: number): number {
+  const bottoms: number[] = [];
+  for (let x = 0; x < width; x++) {
+    for (let y = height - 1; y >= 0; y--) {
+      if (mask[y * width + x]) {
+        bottoms.push(y);
+        break;
+      }
+    }
+  }
+  if (bottoms.length === 0) return -1;
+  bottoms.sort((a, b) => a - b);
+  return bottoms[Math.min(bottoms.length - 1, Math.floor(fraction * bottoms.length))]!;
+}
