@@ -265,7 +265,6 @@ describe('operations not built yet', () => {
       ['/v1/smart-staging', { url, styleId: 'modern', roomId: 'gaming_room' }],
       ['/v1/declutter', { url }],
       ['/v1/declutter', { url, mask: url, webhook: 'http://127.0.0.1:9/hook' }],
-      ['/v1/enhancer', { url, sky_fix: true, auto_privacy: true }],
     ];
     for (const [path, body] of cases) {
       const response = await post(path, body);
@@ -347,5 +346,90 @@ describe('upscaling engines', () => {
       await t.close();
       fs.rmSync(emptyCache, { recursive: true, force: true });
     }
+  });
+});
+
+describe('enhancer', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  /** A house under a flat overcast sky: the upper part pale grey and smooth, the lower part textured and darker. */
+  async function overcastScene(): Promise<Buffer> {
+    const width = 240;
+    const height = 180;
+    const pixels = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const roof = 80 + Math.abs(x - 120) * 0.4;
+        const i = (y * width + x) * 3;
+        if (y < roof) {
+          const v = 205 + Math.round((y / roof) * 12);
+          pixels[i] = v;
+          pixels[i + 1] = v + 1;
+          pixels[i + 2] = v + 3;
+        } else {
+          const brick = ((x >> 3) + (y >> 2)) % 2 ? 20 : 0;
+          pixels[i] = 110 + brick;
+          pixels[i + 1] = 72 + brick / 2;
+          pixels[i + 2] = 58;
+        }
+      }
+    }
+    return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  }
+
+  it('enhances synchronously at full resolution in the input format', async () => {
+    const input = await makeImage(64, 48, 'jpeg');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/enhancer',
+      headers: t.auth,
+      payload: { url: dataUrl(input, 'image/jpeg') },
+    });
+    assert.equal(response.statusCode, 200);
+    const meta = await sharp(Buffer.from(response.json().base64, 'base64')).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 64, 48]);
+  });
+
+  it('replaces a grey sky with a blue one and reports it in the job', async () => {
+    const { id } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/enhancer',
+        headers: t.auth,
+        payload: { url: dataUrl(await overcastScene()), sky_fix: true, webhook: 'http://127.0.0.1:9/hook' },
+      })
+    ).json();
+    const job = await until(async () => {
+      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
+      return body.status === 'pending' ? undefined : body;
+    });
+    assert.equal(job.status, 'success', JSON.stringify(job.error));
+    assert.equal(job.result.sky.replaced, true, JSON.stringify(job.result.sky));
+    const output = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
+    const { data, info } = await sharp(output.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    const top = (10 * info.width + 120) * info.channels;
+    assert.ok(data[top + 2]! > data[top]! + 20, `the sky at the top is blue: ${data.subarray(top, top + 3).join(',')}`);
+    const wall = (170 * info.width + 120) * info.channels;
+    assert.ok(data[wall]! > data[wall + 2]!, 'the house stays warm');
+  });
+
+  it('leaves an indoor photo without sky alone and says so', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/enhancer',
+      headers: t.auth,
+      payload: { url: dataUrl(await makeImage(80, 60)), sky_fix: true, webhook: 'http://127.0.0.1:9/hook' },
+    });
+    const job = await until(async () => {
+      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
+      return body.status === 'pending' ? undefined : body;
+    });
+    assert.equal(job.status, 'success');
+    assert.equal(job.result.sky.replaced, false);
+    assert.notEqual(job.result.sky.reason, 'replaced');
   });
 });
