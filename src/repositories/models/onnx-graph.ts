@@ -27,10 +27,12 @@ export function tfjsGraphToOnnx(graph: TfjsLayersGraph, options: OnnxConversionO
   const builder = new OnnxGraphBuilder();
   const pixelMax = options.modelPixelMax ?? 1;
   for (const layer of graph.layers) {
-    if (layer.kind === 'input') {
-      builder.tensorOf.set(layer.name, pixelMax === 1 ? ONNX_INPUT_NAME : builder.multiply(ONNX_INPUT_NAME, pixelMax, `${layer.name}/to_model_range`));
-    } else {
+    if (layer.kind !== 'input') {
       builder.tensorOf.set(layer.name, lowerLayer(builder, layer));
+    } else if (pixelMax === 1) {
+      builder.tensorOf.set(layer.name, ONNX_INPUT_NAME);
+    } else {
+      builder.tensorOf.set(layer.name, builder.multiply(ONNX_INPUT_NAME, pixelMax, `${layer.name}/to_model_range`));
     }
   }
   let output = builder.tensor(graph.outputName);

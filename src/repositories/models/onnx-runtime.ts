@@ -2,15 +2,20 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 /** The one place that talks to onnxruntime: a session over an image-to-image model with one input and one output. */
 export interface ImageModelSession {
-  /** `input` is float32 NCHW [1, channels, height, width]; the result is the output tensor's values, also NCHW. */
+  /**
+   * `input` is float32 NCHW [1, channels, height, width]; the result is the output tensor's values, also NCHW.
+   * onnxruntime-node runs the model on the calling thread, event loop included, despite the promise: call this
+   * from a job worker thread only. Two sessions in one thread therefore take turns rather than run together.
+   */
   infer(input: Float32Array, height: number, width: number): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
 export interface ImageModelSessionOptions {
   /**
-   * Threads one inference may use. Each job worker owns a session, so the default is 1: workers already
-   * share out the cores, and on a 2-core machine a second thread per session gained little (see the report).
+   * Threads one inference may use. Default 1: each job worker owns a session, and the workers share out the
+   * cores. Measured on 2 cores: two workers × 1 thread beat one session × 2 threads, and a 2-thread session
+   * slows down sharply when anything else wants a core, because its threads wait for each other at every op.
    */
   intraOpNumThreads?: number;
 }
