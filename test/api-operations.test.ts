@@ -341,7 +341,7 @@ describe('upscaling engines', () => {
       });
       assert.equal(job.status, 'success');
       assert.equal(job.result.engine, 'lanczos3');
-      assert.match(job.result.fallback, /esrgan-legacy-div2k-x4 is not installed/);
+      assert.match(job.result.fallback, /esrgan-legacy-psnr-small is not installed/);
     } finally {
       await t.close();
       fs.rmSync(emptyCache, { recursive: true, force: true });

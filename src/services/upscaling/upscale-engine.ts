@@ -1,12 +1,15 @@
-import sharp from 'sharp';
 import type { RawImage } from '../../vision/raw-image.js';
+import { resizeLanczos3 } from '../../vision/lanczos.js';
 import { splitAlpha, joinAlpha, greyToRgb, rgbToGrey } from '../../vision/channels.js';
 import type { ImageModels } from '../operations/operation.js';
 import { upscaleTiled } from './tiled-upscale.js';
+import { backProject } from './back-projection.js';
 
 /** The networks an endpoint chains for one scale; their product may exceed the scale, then Lanczos brings it down. */
 export interface UpscalePlan {
   models: readonly { name: string; scale: number }[];
+  /** Iterations of back-projection against the input after the networks; 0 or absent for none. */
+  backProjection?: number;
 }
 
 export interface UpscaleOutcome {
@@ -30,7 +33,7 @@ export async function upscaleWithModels(
   for (const { name } of plan.models) if (!(await models.isInstalled(name))) missing.push(name);
   if (missing.length > 0) {
     return {
-      image: await lanczosResize(image, image.width * scale, image.height * scale),
+      image: resizeLanczos3(image, image.width * scale, image.height * scale),
       result: {
         engine: 'lanczos3',
         scale,
@@ -52,29 +55,16 @@ export async function upscaleWithModels(
   }
   const width = image.width * scale;
   const height = image.height * scale;
-  if (rgb.width !== width || rgb.height !== height) rgb = await lanczosResize(rgb, width, height);
+  if (rgb.width !== width || rgb.height !== height) rgb = resizeLanczos3(rgb, width, height);
+  if (plan.backProjection) rgb = await backProject(colour.channels === 1 ? greyToRgb(colour) : colour, rgb, plan.backProjection);
   const upscaledColour = colour.channels === 1 ? rgbToGrey(rgb) : rgb;
-  const upscaled = alpha ? joinAlpha(upscaledColour, await lanczosResize(alpha, width, height)) : upscaledColour;
+  const upscaled = alpha ? joinAlpha(upscaledColour, resizeLanczos3(alpha, width, height)) : upscaledColour;
   return {
     image: upscaled,
-    result: { engine: plan.models.map((m) => m.name).join(' → '), scale, models: plan.models.map((m) => m.name) },
+    result: {
+      engine: plan.models.map((m) => m.name).join(' → ') + (plan.backProjection ? ' + back-projection' : ''),
+      scale,
+      models: plan.models.map((m) => m.name),
+    },
   };
-}
-
-/** Classical Lanczos-3 resampling: the fallback engine, and the last step of a chain that overshoots its scale. */
-export async function lanczosResize(image: RawImage, width: number, height: number): Promise<RawImage> {
-  if (image.channels === 2) {
-    // sharp widens grey+alpha to RGBA; resample the two planes as greys and put them back together.
-    const { colour, alpha } = splitAlpha(image);
-    return joinAlpha(await lanczosResize(colour, width, height), await lanczosResize(alpha!, width, height));
-  }
-  let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(
-    width,
-    height,
-    { kernel: 'lanczos3', fit: 'fill' },
-  );
-  // sharp writes one raw plane as sRGB unless told to keep the single band.
-  if (image.channels === 1) pipeline = pipeline.extractChannel(0);
-  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels as RawImage['channels'] };
 }
