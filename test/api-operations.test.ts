@@ -417,6 +417,21 @@ describe('enhancer', () => {
     assert.ok(data[wall]! > data[wall + 2]!, 'the house stays warm');
   });
 
+  it('runs auto_privacy and reports what it blurred', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/enhancer',
+      headers: t.auth,
+      payload: { url: dataUrl(await makeImage(160, 120)), auto_privacy: true, webhook: 'http://127.0.0.1:9/hook' },
+    });
+    const job = await until(async () => {
+      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
+      return body.status === 'pending' ? undefined : body;
+    });
+    assert.equal(job.status, 'success', JSON.stringify(job.error));
+    assert.deepEqual({ faces: job.result.privacy.faces, plates: job.result.privacy.plates }, { faces: 0, plates: 0 });
+  });
+
   it('leaves an indoor photo without sky alone and says so', async () => {
     const response = await t.app.inject({
       method: 'POST',

@@ -26,6 +26,8 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
       dataDir: db.dataDir,
       logLevel: 'silent',
       publicUrl: 'http://roomcraft.test',
+      // Tests poll get-job in tight loops; the rate-limit test sets its own budget.
+      rateLimit: { perMinute: 1_000_000 },
       ...overrides,
       fetch: { allow: ['127.0.0.1/32'], ...overrides.fetch },
       jobs: { workerThreads: 1, ...overrides.jobs },

@@ -1,4 +1,6 @@
 import fs from 'node:fs/promises';
+import { openDetector } from './detector-models.js';
+import type { DetectorSession } from './detector-session.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelStore } from './model-store.js';
 import { readTfjsLayersModel } from './tfjs-layers-files.js';
@@ -14,6 +16,7 @@ export const TFJS_LAYERS_CONVERTER_ID = 'tfjs-layers-to-onnx-v1';
  */
 export class ModelRuntime {
   private readonly sessions = new Map<string, Promise<ImageModelSession>>();
+  private readonly detectors = new Map<string, Promise<DetectorSession>>();
 
   constructor(
     private readonly store: ModelStore,
@@ -40,14 +43,28 @@ export class ModelRuntime {
     return session;
   }
 
+  /** A session over a detector (faces, vehicles, text): ONNX as installed, tfjs graphs converted once; see detector-models.ts. */
+  detectorSession(name: string): Promise<DetectorSession> {
+    let session = this.detectors.get(name);
+    if (!session) {
+      session = openDetector(this.store, this.registry, name, {
+        ...(this.options.intraOpNumThreads ? { intraOpNumThreads: this.options.intraOpNumThreads } : {}),
+      });
+      session.catch(() => this.detectors.delete(name));
+      this.detectors.set(name, session);
+    }
+    return session;
+  }
+
   /** Names of the models with an open session in this thread. */
   loaded(): string[] {
-    return [...this.sessions.keys()];
+    return [...this.sessions.keys(), ...this.detectors.keys()];
   }
 
   async close(): Promise<void> {
-    const sessions = await Promise.allSettled(this.sessions.values());
+    const sessions = await Promise.allSettled([...this.sessions.values(), ...this.detectors.values()]);
     this.sessions.clear();
+    this.detectors.clear();
     await Promise.all(sessions.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
   }
 

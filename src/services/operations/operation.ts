@@ -5,6 +5,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { FieldError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import type { ImageModelSession } from '../../repositories/models/onnx-runtime.js';
+import type { Detector } from '../privacy/detector.js';
 
 /**
  * One processing operation of the API. The worker, the routes' plumbing and the job store only ever see this
@@ -51,7 +52,10 @@ export interface OperationContext {
 /** What operations see of the model runtime. */
 export interface ImageModels {
   isInstalled(name: string): Promise<boolean>;
+  /** A one-input, one-output image-to-image network (super-resolution). */
   imageSession(name: string): Promise<ImageModelSession>;
+  /** A detector with named outputs. */
+  detectorSession(name: string): Promise<Detector>;
 }
 
 export interface OperationOutput {
