@@ -1,27 +1,4 @@
-/**
- * Mean over the (2·radius + 1)² window around each pixel of a plane, the window cut at the borders (and the mean
- * taken over what is left, so that borders are not darkened). Two running-sum passes: O(pixels) whatever the radius.
- */
-export function boxMean(plane: Float32Array, width: number, height: number, radius: number): Float32Array {
-  const rows = new Float32Array(plane.length);
-  for (let y = 0; y < height; y++) slideWindow(plane, rows, y * width, 1, width, radius);
-  const out = new Float32Array(plane.length);
-  for (let x = 0; x < width; x++) slideWindow(rows, out, x, width, height, radius);
-  return out;
-}
-
-function slideWindow(source: Float32Array, target: Float32Array, start: number, stride: number, length: number, radius: number): void {
-  let sum = 0;
-  const firstEnd = Math.min(length - 1, radius);
-  for (let i = 0; i <= firstEnd; i++) sum += source[start + i * stride]!;
-  for (let i = 0; i < length; i++) {
-    const low = Math.max(0, i - radius);
-    const high = Math.min(length - 1, i + radius);
-    target[start + i * stride] = sum / (high - low + 1);
-    if (i + radius + 1 < length) sum += source[start + (i + radius + 1) * stride]!;
-    if (i - radius >= 0) sum -= source[start + (i - radius) * stride]!;
-  }
-}
+import { boxMean } from '../sky/box-filter.js';
 
 /** The guided filter's local linear model, averaged over windows: filtered = scale · guide + offset. */
 export interface GuidedCoefficients {
