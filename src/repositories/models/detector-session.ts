@@ -1,4 +1,5 @@
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { Tensor } from 'onnxruntime-node';
+import { openInferenceSession } from './onnx-runtime.js';
 
 /** One output tensor of a detector: float32 values and their dimensions. */
 export interface DetectorOutput {
@@ -22,12 +23,7 @@ export interface DetectorSessionOptions {
 }
 
 export async function createDetectorSession(modelBytes: Uint8Array, options: DetectorSessionOptions = {}): Promise<DetectorSession> {
-  const session = await InferenceSession.create(modelBytes, {
-    intraOpNumThreads: options.intraOpNumThreads ?? 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  const session = await openInferenceSession(modelBytes, options.intraOpNumThreads);
   const [inputName] = session.inputNames;
   if (inputName === undefined) throw new Error('the model has no input');
 

@@ -20,16 +20,21 @@ export interface ImageModelSessionOptions {
   intraOpNumThreads?: number;
 }
 
-export async function createImageModelSession(
-  modelBytes: Uint8Array,
-  options: ImageModelSessionOptions = {},
-): Promise<ImageModelSession> {
-  const session = await InferenceSession.create(modelBytes, {
-    intraOpNumThreads: options.intraOpNumThreads ?? 1,
+/** Every session of the service: sequential, fully optimised, `intraOpNumThreads` (default 1) threads. */
+export function openInferenceSession(modelBytes: Uint8Array, intraOpNumThreads = 1): Promise<InferenceSession> {
+  return InferenceSession.create(modelBytes, {
+    intraOpNumThreads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
+}
+
+export async function createImageModelSession(
+  modelBytes: Uint8Array,
+  options: ImageModelSessionOptions = {},
+): Promise<ImageModelSession> {
+  const session = await openInferenceSession(modelBytes, options.intraOpNumThreads);
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
   if (inputName === undefined || outputName === undefined) throw new Error('the model has no input or no output');
