@@ -114,7 +114,7 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
       workerThreads: int(env, 'ROOMCRAFT_WORKER_THREADS', Math.max(1, Math.min(os.availableParallelism(), 4))),
       syncWaitMs: int(env, 'ROOMCRAFT_SYNC_WAIT_MS', 300_000),
       maxAttempts: int(env, 'ROOMCRAFT_JOB_MAX_ATTEMPTS', 3),
-      timeoutMs: int(env, 'ROOMCRAFT_JOB_TIMEOUT_MS', 15 * MINUTE),
+      timeoutMs: int(env, 'ROOMCRAFT_JOB_TIMEOUT_MS', 60 * MINUTE),
       outputRetentionHours: int(env, 'ROOMCRAFT_OUTPUT_RETENTION_HOURS', 7 * 24),
       sweepIntervalMs: int(env, 'ROOMCRAFT_SWEEP_INTERVAL_MS', MINUTE),
       shutdownGraceMs: int(env, 'ROOMCRAFT_SHUTDOWN_GRACE_MS', 30_000),
