@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { serve } from './serve.js';
 import { createKey, revokeKey, showWebhookSecret } from './keys.js';
 import { listModels, installModels } from './models.js';
+import { analyzePhoto } from './analyze.js';
 
 const USAGE = `Usage: roomcraft <command>
 
@@ -12,6 +13,8 @@ const USAGE = `Usage: roomcraft <command>
   webhook-secret --email E                print the user's webhook signing secret
   models install                          fetch and verify the models of the registry
   models list                             show every model: present, verified, licence
+  analyze PHOTO [--out overlay.png] [--json] [--lines auto|mlsd|lsd]
+                                          camera, vanishing points, room layout and openings of a photo
 
 Configuration comes from the environment; see docs/configuration.md.`;
 
@@ -21,6 +24,20 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   const [command, sub] = argv;
   try {
     const config = loadConfig(env);
+    if (command === 'analyze') {
+      const { values, positionals } = parseArgs({
+        args: argv.slice(1),
+        options: { out: { type: 'string' }, json: { type: 'boolean' }, lines: { type: 'string' } },
+        allowPositionals: true,
+      });
+      const [photo] = positionals;
+      if (!photo || (values.lines && !['auto', 'mlsd', 'lsd'].includes(values.lines))) return usage(2);
+      return await analyzePhoto(config, photo, {
+        ...(values.out ? { out: values.out } : {}),
+        ...(values.json ? { json: true } : {}),
+        ...(values.lines ? { lines: values.lines as 'auto' | 'mlsd' | 'lsd' } : {}),
+      });
+    }
     const flags = parseArgs({
       args: argv.slice(command === 'keys' || command === 'models' ? 2 : 1),
       options: { email: { type: 'string' }, kind: { type: 'string' }, prefix: { type: 'string' }, help: { type: 'boolean' } },

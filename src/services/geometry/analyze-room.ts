@@ -1,0 +1,329 @@
+import {
+  cameraAngles,
+  clipLineToImage,
+  floorPlane,
+  floorToImage,
+  horizonLine,
+  imageToFloor,
+  type PinholeCamera,
+} from '../../vision/geometry/camera.js';
+import { fitLayout, type LayoutOptions } from '../../vision/geometry/layout.js';
+import { detectOpenings, type Opening, type OpeningOptions } from '../../vision/geometry/openings.js';
+import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
+import { refineSegments } from '../../vision/geometry/refine-segments.js';
+import { greyPlane, resizeToLongSide } from '../../vision/geometry/resample.js';
+import {
+  area,
+  boxEdges,
+  facePolygons,
+  FACE_LABELS,
+  layoutLabelMap,
+  scaleBox,
+  type FaceLabel,
+  type RoomBox,
+} from '../../vision/geometry/room-box.js';
+import { mergeCollinear, type LineSegment } from '../../vision/geometry/segments.js';
+import { AXIS_NAMES, estimateManhattanFrame, type ManhattanOptions } from '../../vision/geometry/vanishing-points.js';
+import type { Mat3, Vec3 } from '../../vision/geometry/vec3.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import type { LineSource } from './line-sources.js';
+
+/** Camera height assumed when nothing in the photo gives the scale: a photographer's tripod or chest height. */
+export const DEFAULT_CAMERA_HEIGHT_M = 1.5;
+/** A standard interior door leaf's height (2032 mm, 80 in; European leaves are 1981–2040 mm). */
+export const DOOR_HEIGHT_M = 2.03;
+
+export interface AnalyzeRoomOptions {
+  /** Longer side of the working copy every step runs on. Default 720. */
+  workingSize?: number;
+  /** Camera height above the floor in metres, when no door gives it. Default 1.5 (DEFAULT_CAMERA_HEIGHT_M). */
+  cameraHeight?: number;
+  /** Let a confidently found door set the camera height (DOOR_HEIGHT_M tall). Default true. */
+  scaleFromDoors?: boolean;
+  /** Field of view across the longer side assumed when the lines cannot fix the focal length, degrees. Default 65. */
+  fovPrior?: number;
+  /** A known focal length in photo pixels (e.g. from EXIF): skips the focal search. */
+  focal?: number;
+  /**
+   * A second line source whose segments join the main ones for the vanishing points only (not the layout or the
+   * openings): LSD's many precise edges sharpen the focal length where M-LSD's structural lines are few.
+   */
+  vanishingPointLines?: LineSource;
+  /** Snap the segments onto the image's edges first (see refineSegments). Default true. */
+  refineLines?: boolean;
+  /** Name of the line source, for the report. Default "custom". */
+  lineSourceName?: string;
+  manhattan?: Omit<ManhattanOptions, 'fovPrior' | 'focal'>;
+  orientation?: OrientationMapOptions;
+  layout?: LayoutOptions;
+  openings?: OpeningOptions;
+  /** Checked between steps. */
+  signal?: AbortSignal;
+}
+
+type Point = [number, number];
+
+export interface AnalysedLine {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  score: number;
+  /** The vanishing direction the segment converges to, or null. */
+  axis: 'x' | 'y' | 'z' | null;
+}
+
+export interface RoomAnalysis {
+  image: { width: number; height: number };
+  working: { width: number; height: number };
+  lineSource: string;
+  camera: {
+    /** Focal length in photo pixels; principal point at the image centre. */
+    focal: number;
+    cx: number;
+    cy: number;
+    fovHorizontal: number;
+    fovVertical: number;
+    /** Degrees; see CameraAngles in vision/geometry/camera.ts for the signs. */
+    pitch: number;
+    roll: number;
+    yaw: number;
+    /** World-to-camera rotation, row-major (x_cam = R·x_world; world X right, Y forward, Z up; camera x right, y down, z forward). */
+    rotation: number[];
+    focalSource: 'vanishing-points' | 'prior' | 'given';
+    /** Relative standard deviation of the focal length. */
+    focalUncertainty: number;
+  };
+  /** X (right), Y (forward), Z (up) in that order. */
+  vanishingPoints: {
+    axis: 'x' | 'y' | 'z';
+    /** Unit direction in camera coordinates. */
+    direction: Vec3;
+    /** Image point in photo pixels; null at infinity. */
+    point: Point | null;
+    finite: boolean;
+    segments: number;
+    /** Total length of its segments, photo pixels. */
+    support: number;
+  }[];
+  /** a·x + b·y + c = 0 in photo pixels, and where it crosses the image (null when it does not). */
+  horizon: { a: number; b: number; c: number; from: Point | null; to: Point | null };
+  lines: AnalysedLine[];
+  layout: {
+    faces: { label: FaceLabel; polygon: Point[]; share: number }[];
+    boundaries: { between: [FaceLabel, FaceLabel]; from: Point; to: Point }[];
+    /** The room box in metres, world frame with the camera at the origin (floor at −cameraHeight). */
+    box: { left: number; right: number; front: number; floor: number; ceiling: number };
+    score: number;
+    orientationAgreement: number;
+    orientedShare: number;
+    lineSupport: number;
+    /** Score lead over the best visibly different layout. */
+    margin: number;
+    confidence: number;
+  };
+  /** Windows and doors on the walls; sizes in metres at the analysis's camera height. */
+  openings: {
+    kind: Opening['kind'];
+    wall: FaceLabel;
+    /** Photo pixels: the two bottom corners, then the two top corners (see Opening in vision/geometry/openings.ts). */
+    polygon: Point[];
+    width: number;
+    height: number;
+    /** Height of the bottom edge above the floor (0 for doors). */
+    sill: number;
+    frameSupport: number;
+    contrast: number;
+    score: number;
+  }[];
+  /** n·X = d in camera coordinates (metres): n the unit vector pointing down to the floor, d the camera height. */
+  floorPlane: { normal: Vec3; distance: number; cameraHeight: number; cameraHeightSource: 'default' | 'door' };
+  confidence: { vanishingPoints: number; layout: number; overall: number };
+  /** Milliseconds per step. */
+  timings: Record<string, number>;
+}
+
+/**
+ * Camera, vanishing points, box layout, openings and floor plane of a room photo. Every step runs on a working copy
+ * whose longer side is `workingSize`; results are scaled back to the photo's pixels. No I/O: the line source is
+ * passed in (M-LSD through a model session, or the classical detector).
+ */
+export async function analyzeRoom(image: RawImage, lines: LineSource, options: AnalyzeRoomOptions = {}): Promise<RoomAnalysis> {
+  const timings: Record<string, number> = {};
+  let clock = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round((now - clock) * 10) / 10;
+    clock = now;
+    options.signal?.throwIfAborted();
+  };
+
+  const working = resizeToLongSide(image, options.workingSize ?? 720);
+  const sx = image.width / working.width;
+  const sy = image.height / working.height;
+  lap('resize');
+
+  const raw = await lines(working);
+  const snapped = (options.refineLines ?? true) ? refineSegments(greyPlane(working), raw) : raw;
+  const segments = mergeCollinear(snapped, { angleDeg: 1.5, distance: 1.5, gap: Math.max(4, 0.01 * Math.max(working.width, working.height)) });
+  lap('lines');
+
+  // Extra segments for the vanishing points only (e.g. LSD's precise edges beside M-LSD's structural lines).
+  let vpSegments = segments;
+  if (options.vanishingPointLines) {
+    const extra = await options.vanishingPointLines(working);
+    vpSegments = [...segments, ...extra];
+    lap('vanishingPointLines');
+  }
+  const frame = estimateManhattanFrame(vpSegments, working.width, working.height, {
+    ...options.manhattan,
+    ...(options.fovPrior !== undefined ? { fovPrior: options.fovPrior } : {}),
+    ...(options.focal !== undefined ? { focal: options.focal / sx } : {}),
+  });
+  // The rest of the analysis sees the main segments only, with their assignments.
+  const manhattan = { ...frame, assignment: frame.assignment.slice(0, segments.length) };
+  const camera = manhattan.camera;
+  lap('vanishingPoints');
+
+  const orientation = orientationMap(segments, manhattan.assignment, camera, options.orientation);
+  lap('orientationMap');
+  const layout = fitLayout(camera, segments, manhattan.assignment, orientation, options.layout);
+  lap('layout');
+
+  let cameraHeight = options.cameraHeight ?? DEFAULT_CAMERA_HEIGHT_M;
+  let cameraHeightSource: 'default' | 'door' = 'default';
+  const found = detectOpenings(working, camera, layout.box, segments, manhattan.assignment, options.openings);
+  if (options.scaleFromDoors ?? true) {
+    const door = found.filter((o) => o.kind === 'door' && o.frameSupport >= 0.8 && Math.abs(o.contrast) >= 0.05).sort((a, b) => b.score - a.score)[0];
+    if (door) {
+      // The door's height in camera heights fixes the scale.
+      const implied = DOOR_HEIGHT_M / door.heightRelative;
+      if (implied >= 0.8 && implied <= 2.3) {
+        cameraHeight = implied;
+        cameraHeightSource = 'door';
+      }
+    }
+  }
+  lap('openings');
+
+  // Back to photo pixels.
+  const photoCamera: PinholeCamera = { ...camera, width: image.width, height: image.height, focal: camera.focal * sx, cx: image.width / 2, cy: image.height / 2 };
+  const angles = cameraAngles(photoCamera);
+  const metric = scaleBox(layout.box, cameraHeight);
+  const faces = facePolygons(photoCamera, layout.box).map(({ face, polygon }) => ({
+    label: FACE_LABELS[face],
+    polygon: polygon.map(round2),
+    share: Math.abs(area(polygon)) / (image.width * image.height),
+  }));
+  const boundaries = boxEdges(photoCamera, layout.box).map((e) => ({
+    between: [FACE_LABELS[e.faces[0]], FACE_LABELS[e.faces[1]]] as [FaceLabel, FaceLabel],
+    from: round2(e.from),
+    to: round2(e.to),
+  }));
+  const horizon = horizonLine(photoCamera);
+  const crossing = clipLineToImage(horizon, image.width, image.height);
+  const plane = floorPlane(photoCamera, cameraHeight);
+  const vpConfidence = manhattan.confidence;
+  const layoutConfidence = layout.confidence * Math.min(1, 0.4 + vpConfidence);
+
+  const analysis: RoomAnalysis = {
+    image: { width: image.width, height: image.height },
+    working: { width: working.width, height: working.height },
+    lineSource: options.lineSourceName ?? 'custom',
+    camera: {
+      focal: photoCamera.focal,
+      cx: photoCamera.cx,
+      cy: photoCamera.cy,
+      fovHorizontal: degrees(2 * Math.atan(image.width / 2 / photoCamera.focal)),
+      fovVertical: degrees(2 * Math.atan(image.height / 2 / photoCamera.focal)),
+      pitch: angles.pitch,
+      roll: angles.roll,
+      yaw: angles.yaw,
+      rotation: [...photoCamera.rotation],
+      focalSource: manhattan.focalSource,
+      focalUncertainty: manhattan.focalUncertainty,
+    },
+    vanishingPoints: manhattan.vanishingPoints.map((vp) => ({
+      axis: vp.axis,
+      direction: vp.direction,
+      point: vp.point ? round2([vp.point[0] * sx, vp.point[1] * sy]) : null,
+      finite: vp.finite,
+      segments: vp.segments,
+      support: Math.round(vp.support * sx),
+    })),
+    horizon: { ...horizon, from: crossing ? round2(crossing[0]) : null, to: crossing ? round2(crossing[1]) : null },
+    lines: segments.map((s, i) => {
+      const k = manhattan.assignment[i]!;
+      return { ...scaled(s, sx, sy), axis: k >= 0 ? AXIS_NAMES[k]! : null };
+    }),
+    layout: {
+      faces,
+      boundaries,
+      box: { left: metric.left, right: metric.right, front: metric.front, floor: metric.floor, ceiling: metric.ceiling },
+      score: layout.score,
+      orientationAgreement: layout.orientationAgreement,
+      orientedShare: layout.orientedShare,
+      lineSupport: layout.lineSupport,
+      margin: layout.margin,
+      confidence: layoutConfidence,
+    },
+    openings: found.map((o) => ({
+      kind: o.kind,
+      wall: o.wall,
+      polygon: o.polygon.map((p) => round2([p[0] * sx, p[1] * sy])),
+      width: r2(o.widthRelative * cameraHeight),
+      height: r2(o.heightRelative * cameraHeight),
+      sill: r2(o.sillRelative * cameraHeight),
+      frameSupport: r2(o.frameSupport),
+      contrast: r2(o.contrast),
+      score: r2(o.score),
+    })),
+    floorPlane: { normal: plane.normal, distance: plane.distance, cameraHeight, cameraHeightSource },
+    confidence: { vanishingPoints: vpConfidence, layout: layoutConfidence, overall: Math.sqrt(vpConfidence * layoutConfidence) },
+    timings,
+  };
+  lap('report');
+  return analysis;
+}
+
+/** The analysis's camera as a PinholeCamera in photo pixels. */
+export function analysisCamera(analysis: RoomAnalysis): PinholeCamera {
+  const { focal, cx, cy, rotation } = analysis.camera;
+  return { width: analysis.image.width, height: analysis.image.height, focal, cx, cy, rotation: rotation as Mat3 };
+}
+
+/** The room box in metres (world frame, camera at the origin). */
+export function analysisBox(analysis: RoomAnalysis): RoomBox {
+  return { ...analysis.layout.box, back: -Infinity };
+}
+
+/** The floor point (camera coordinates, metres) seen at photo pixel (x, y); undefined at or above the horizon. */
+export function imageToFloorPoint(analysis: RoomAnalysis, x: number, y: number): Vec3 | undefined {
+  return imageToFloor(analysisCamera(analysis), analysis.floorPlane, x, y);
+}
+
+/** The photo pixel of a point given in camera coordinates (metres); undefined behind the camera. */
+export function floorPointToImage(analysis: RoomAnalysis, point: Readonly<Vec3>): Point | undefined {
+  return floorToImage(analysisCamera(analysis), point);
+}
+
+/** Per-pixel face indices (FACE_LABELS order) of the layout, at any size (e.g. a benchmark's label image). */
+export function layoutLabels(analysis: RoomAnalysis, width = analysis.image.width, height = analysis.image.height): Uint8Array {
+  return layoutLabelMap(analysisCamera(analysis), analysisBox(analysis), width, height);
+}
+
+function scaled(s: LineSegment, sx: number, sy: number): Omit<AnalysedLine, 'axis'> {
+  return { x0: r2(s.x0 * sx), y0: r2(s.y0 * sy), x1: r2(s.x1 * sx), y1: r2(s.y1 * sy), score: r2(s.score) };
+}
+
+function round2(p: readonly [number, number]): Point {
+  return [r2(p[0]), r2(p[1])];
+}
+
+function r2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+function degrees(radians: number): number {
+  return (radians * 180) / Math.PI;
+}

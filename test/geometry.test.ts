@@ -1,0 +1,472 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { MLSD_MODEL } from '../src/cli/analyze.js';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import {
+  analysisCamera,
+  analyzeRoom,
+  floorPointToImage,
+  imageToFloorPoint,
+  layoutLabels,
+  type RoomAnalysis,
+} from '../src/services/geometry/analyze-room.js';
+import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
+import { overlaySvg } from '../src/services/geometry/overlay-svg.js';
+import { cameraAngles, floorPlane, imageToFloor, projectPoint, type PinholeCamera } from '../src/vision/geometry/camera.js';
+import { detectSegmentsLsd } from '../src/vision/geometry/lsd.js';
+import { decodeMlsd } from '../src/vision/geometry/mlsd-decoder.js';
+import { refineSegments } from '../src/vision/geometry/refine-segments.js';
+import { greyPlane } from '../src/vision/geometry/resample.js';
+import { FACE_LABELS, facePolygons, layoutLabelMap } from '../src/vision/geometry/room-box.js';
+import { mergeCollinear, segmentLength, type LineSegment } from '../src/vision/geometry/segments.js';
+import { estimateManhattanFrame } from '../src/vision/geometry/vanishing-points.js';
+import { column, type Mat3, type Vec3 } from '../src/vision/geometry/vec3.js';
+import type { RawImage } from '../src/vision/raw-image.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// A tiny renderer of box rooms: a pinhole camera inside an axis-aligned box (world X right, Y forward, Z up, camera
+// at the origin), flat-coloured faces, floor boards, rectangles on the walls and furniture boxes, 2 × 2 supersampled.
+
+interface Room {
+  left: number;
+  right: number;
+  back: number;
+  front: number;
+  floor: number;
+  ceiling: number;
+}
+
+type Colour = [number, number, number];
+/** A rectangle on a wall (3 left, 4 front, 5 right in the scene's face numbering below), in wall coordinates. */
+interface WallRect {
+  face: 2 | 3 | 4;
+  u0: number;
+  u1: number;
+  z0: number;
+  z1: number;
+  colour: Colour;
+}
+interface Furniture {
+  min: Vec3;
+  max: Vec3;
+  colour: Colour;
+}
+
+/** Scene faces use FACE_LABELS numbering: 0 floor, 1 ceiling, 2 left, 3 front, 4 right, 5 back; 6 furniture. */
+const COLOURS: Colour[] = [[150, 108, 78], [236, 236, 232], [200, 188, 168], [222, 210, 186], [176, 196, 186], [180, 180, 200], [90, 70, 110]];
+
+/** The renderer's camera convention: forward (sin yaw cos pitch, cos yaw cos pitch, sin pitch), roll raises the right side. */
+function makeCamera(width: number, height: number, hfovDeg: number, yawDeg: number, pitchDeg: number, rollDeg: number): PinholeCamera {
+  const d = Math.PI / 180;
+  const [yaw, pitch, roll] = [yawDeg * d, pitchDeg * d, rollDeg * d];
+  const f: Vec3 = [Math.sin(yaw) * Math.cos(pitch), Math.cos(yaw) * Math.cos(pitch), Math.sin(pitch)];
+  const r0: Vec3 = [Math.cos(yaw), -Math.sin(yaw), 0];
+  const up0: Vec3 = [r0[1] * f[2] - r0[2] * f[1], r0[2] * f[0] - r0[0] * f[2], r0[0] * f[1] - r0[1] * f[0]];
+  const [c, s] = [Math.cos(roll), Math.sin(roll)];
+  const r: Vec3 = [c * r0[0] + s * up0[0], c * r0[1] + s * up0[1], c * r0[2] + s * up0[2]];
+  const up: Vec3 = [-s * r0[0] + c * up0[0], -s * r0[1] + c * up0[1], -s * r0[2] + c * up0[2]];
+  const rotation: Mat3 = [r[0], r[1], r[2], -up[0], -up[1], -up[2], f[0], f[1], f[2]];
+  return { width, height, focal: width / 2 / Math.tan((hfovDeg * d) / 2), cx: width / 2, cy: height / 2, rotation };
+}
+
+function worldRay(camera: PinholeCamera, x: number, y: number): Vec3 {
+  const R = camera.rotation;
+  const dc: Vec3 = [(x - camera.cx) / camera.focal, (y - camera.cy) / camera.focal, 1];
+  return [R[0] * dc[0] + R[3] * dc[1] + R[6] * dc[2], R[1] * dc[0] + R[4] * dc[1] + R[7] * dc[2], R[2] * dc[0] + R[5] * dc[1] + R[8] * dc[2]];
+}
+
+function castRoom(room: Room, d: Vec3): { face: number; point: Vec3; t: number } {
+  let t = Infinity;
+  let face = 5;
+  const test = (value: number, f: number) => {
+    if (value > 0 && value < t) {
+      t = value;
+      face = f;
+    }
+  };
+  if (d[2] < 0) test(room.floor / d[2], 0);
+  if (d[2] > 0) test(room.ceiling / d[2], 1);
+  if (d[0] < 0) test(room.left / d[0], 2);
+  if (d[0] > 0) test(room.right / d[0], 4);
+  if (d[1] > 0) test(room.front / d[1], 3);
+  if (d[1] < 0) test(room.back / d[1], 5);
+  return { face, point: [d[0] * t, d[1] * t, d[2] * t], t };
+}
+
+function castBox(box: Furniture, d: Vec3): number {
+  let near = 0;
+  let far = Infinity;
+  for (let k = 0; k < 3; k++) {
+    if (Math.abs(d[k]!) < 1e-12) {
+      if (box.min[k]! > 0 || box.max[k]! < 0) return Infinity;
+      continue;
+    }
+    const a = box.min[k]! / d[k]!;
+    const b = box.max[k]! / d[k]!;
+    near = Math.max(near, Math.min(a, b));
+    far = Math.min(far, Math.max(a, b));
+  }
+  return near <= far && near > 0 ? near : Infinity;
+}
+
+interface Scene {
+  camera: PinholeCamera;
+  room: Room;
+  rects?: WallRect[];
+  furniture?: Furniture[];
+  /** Board width on the floor (lines along Y), metres; 0 for none. */
+  boards?: number;
+}
+
+function render(scene: Scene): { image: RawImage; labels: Uint8Array } {
+  const { camera, room } = scene;
+  const { width, height } = camera;
+  const data = new Uint8Array(width * height * 3);
+  const labels = new Uint8Array(width * height);
+  const boards = scene.boards ?? 0.3;
+  let noise = 12345;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sum = [0, 0, 0];
+      for (let s = 0; s < 4; s++) {
+        const d = worldRay(camera, x + 0.25 + 0.5 * (s % 2), y + 0.25 + 0.5 * (s >> 1));
+        const hit = castRoom(room, d);
+        let colour = COLOURS[hit.face]!;
+        if (hit.face === 0 && boards > 0) {
+          const u = hit.point[0] / boards;
+          if (u - Math.floor(u) < 0.05) colour = [112, 80, 58];
+        }
+        for (const r of scene.rects ?? []) {
+          if (r.face !== hit.face) continue;
+          const u = hit.face === 3 ? hit.point[0] : hit.point[1];
+          if (u >= r.u0 && u <= r.u1 && hit.point[2] >= r.z0 && hit.point[2] <= r.z1) colour = r.colour;
+        }
+        for (const f of scene.furniture ?? []) if (castBox(f, d) < hit.t) colour = f.colour;
+        for (let c = 0; c < 3; c++) sum[c]! += colour[c]!;
+        if (s === 0) labels[y * width + x] = hit.face;
+      }
+      for (let c = 0; c < 3; c++) {
+        noise = (noise * 1103515245 + 12345) & 0x7fffffff;
+        data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(sum[c]! / 4 + ((noise % 5) - 2))));
+      }
+    }
+  }
+  return { image: { data, width, height, channels: 3 }, labels };
+}
+
+function angleBetweenAxes(a: Vec3, b: Vec3): number {
+  const cos = Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (Math.hypot(...a) * Math.hypot(...b));
+  return (Math.acos(Math.min(1, cos)) * 180) / Math.PI;
+}
+
+function near(actual: number, expected: number, tolerance: number, what: string): void {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not within ${tolerance} of ${expected}`);
+}
+
+/** Per-face intersection over union between two label maps (faces present in the truth with at least minShare). */
+function faceIoU(truth: Uint8Array, predicted: Uint8Array, minShare = 0.03): Map<string, number> {
+  const result = new Map<string, number>();
+  for (let face = 0; face < 6; face++) {
+    let inter = 0;
+    let union = 0;
+    let present = 0;
+    for (let i = 0; i < truth.length; i++) {
+      const a = truth[i] === face;
+      const b = predicted[i] === face;
+      if (a) present++;
+      if (a && b) inter++;
+      if (a || b) union++;
+    }
+    if (present >= minShare * truth.length) result.set(FACE_LABELS[face]!, inter / union);
+  }
+  return result;
+}
+
+const ROOM: Room = { left: -2.6, right: 2.9, back: -2, front: 4.2, floor: -1.45, ceiling: 1.15 };
+const WINDOW: WallRect = { face: 3, u0: 0.1, u1: 1.5, z0: -0.55, z1: 0.75, colour: [250, 250, 255] };
+const DOOR: WallRect = { face: 4, u0: 2.2, u1: 3.1, z0: -1.45, z1: 0.58, colour: [120, 86, 60] };
+
+function lsdSegments(image: RawImage): LineSegment[] {
+  return detectSegmentsLsd(greyPlane(image));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('M-LSD decoding', () => {
+  it('keeps local maxima above the threshold, longest enough, best first, endpoints ×2 in input pixels', () => {
+    const width = 8;
+    const height = 8;
+    const scores = new Float32Array(width * height);
+    const offsets = new Float32Array(width * height * 4);
+    const set = (x: number, y: number, score: number, o: [number, number, number, number]) => {
+      scores[y * width + x] = score;
+      offsets.set(o, (y * width + x) * 4);
+    };
+    set(3, 4, 0.9, [-2, -1, 3, 1]);
+    set(4, 4, 0.5, [-3, -1, 2, 1]); // beside a stronger centre: suppressed
+    set(6, 1, 0.3, [-1, 0, 1, 0.5]);
+    set(1, 6, 0.05, [-1, 0, 4, 0]); // under the threshold
+    set(6, 6, 0.6, [0, 0, 0.5, 0]); // too short
+    const segments = decodeMlsd({ scores, offsets, width, height }, { minLength: 1 });
+    assert.equal(segments.length, 2);
+    assert.deepEqual(segments[0], { x0: 2, y0: 6, x1: 12, y1: 10, score: scores[4 * width + 3] });
+    assert.deepEqual(
+      segments.map((s) => [s.x0, s.y0, s.x1, s.y1]),
+      [
+        [2, 6, 12, 10],
+        [10, 2, 14, 3],
+      ],
+    );
+    assert.equal(decodeMlsd({ scores, offsets, width, height }, { minLength: 1, topK: 1 }).length, 1);
+    // The reference's own defaults: 20 map cells at least; neither of these is that long.
+    assert.equal(decodeMlsd({ scores, offsets, width, height }).length, 0);
+  });
+
+  it('applies the sigmoid to logits', () => {
+    const scores = Float32Array.of(-5, 2, -5, -5);
+    const offsets = new Float32Array(16);
+    offsets.set([-3, 0, 3, 0], 4);
+    const [segment] = decodeMlsd({ scores, offsets, width: 2, height: 2 }, { logits: true, minLength: 1 });
+    near(segment!.score, 1 / (1 + Math.exp(-2)), 1e-6, 'score');
+  });
+
+  it('feeds the model NHWC RGBA 0–255 with alpha 1 and maps its segments back to the image', async () => {
+    const image: RawImage = { data: new Uint8Array(64 * 32 * 3).fill(200), width: 64, height: 32, channels: 3 };
+    const input = mlsdInput(image, 16);
+    assert.equal(input.length, 16 * 16 * 4);
+    assert.deepEqual([...input.slice(0, 8)], [200, 200, 200, 1, 200, 200, 200, 1]);
+    let seenDims: readonly number[] = [];
+    const model: TensorModel = {
+      async run(_input, dims) {
+        seenDims = dims;
+        const scores = new Float32Array(8 * 8);
+        const offsets = new Float32Array(8 * 8 * 4);
+        scores[2 * 8 + 4] = 0.8;
+        offsets.set([-4, 0, 3, 0], (2 * 8 + 4) * 4);
+        return { scores: { data: scores, dims: [1, 8, 8, 1] }, offsets: { data: offsets, dims: [1, 8, 8, 4] } };
+      },
+    };
+    const segments = await detectSegmentsMlsd(model, image, { inputSize: 16, minLength: 1 });
+    assert.deepEqual(seenDims, [1, 16, 16, 4]);
+    assert.equal(segments.length, 1);
+    // Map cell (4, 2) → input (0…14, 4) → image ×4 horizontally, ×2 vertically.
+    assert.deepEqual(segments.map((s) => [s.x0, s.y0, s.x1, s.y1]), [[0, 8, 56, 8]]);
+  });
+});
+
+describe('classical line segments (LSD)', () => {
+  it('finds the edges of a drawn rectangle with their endpoints', () => {
+    const width = 200;
+    const height = 120;
+    const data = new Uint8Array(width * height * 3).fill(60);
+    for (let y = 30; y < 90; y++) for (let x = 40; x < 170; x++) data.fill(210, (y * width + x) * 3, (y * width + x) * 3 + 3);
+    const segments = detectSegmentsLsd(greyPlane({ data, width, height, channels: 3 }));
+    const expect = (x0: number, y0: number, x1: number, y1: number) => {
+      const found = segments.find((s) => {
+        const forward = Math.hypot(s.x0 - x0, s.y0 - y0) + Math.hypot(s.x1 - x1, s.y1 - y1);
+        const backward = Math.hypot(s.x0 - x1, s.y0 - y1) + Math.hypot(s.x1 - x0, s.y1 - y0);
+        return Math.min(forward, backward) < 4;
+      });
+      assert.ok(found, `no segment from (${x0}, ${y0}) to (${x1}, ${y1}) among ${JSON.stringify(segments.map((s) => [s.x0, s.y0, s.x1, s.y1].map(Math.round)))}`);
+    };
+    expect(40, 30, 170, 30);
+    expect(40, 90, 170, 90);
+    expect(40, 30, 40, 90);
+    expect(170, 30, 170, 90);
+  });
+
+  it('snaps a segment that is off by a pixel onto its edge, and merges collinear pieces', () => {
+    const width = 120;
+    const height = 80;
+    const data = new Uint8Array(width * height).fill(40);
+    for (let y = 0; y < height; y++) for (let x = 60; x < width; x++) data[y * width + x] = 220;
+    const [snapped] = refineSegments(greyPlane({ data, width, height, channels: 1 }), [{ x0: 61.2, y0: 10, x1: 59.4, y1: 70, score: 1 }]);
+    near(snapped!.x0, 60, 0.3, 'x0');
+    near(snapped!.x1, 60, 0.3, 'x1');
+    const merged = mergeCollinear([
+      { x0: 0, y0: 10, x1: 40, y1: 10, score: 1 },
+      { x0: 44, y0: 10.5, x1: 90, y1: 10.5, score: 1 },
+      { x0: 0, y0: 30, x1: 40, y1: 30, score: 1 },
+    ]);
+    assert.equal(merged.length, 2);
+    near(segmentLength(merged[0]!), 90, 0.6, 'merged length');
+  });
+});
+
+describe('Manhattan vanishing points', () => {
+  const cases = [
+    { name: 'two-point, level', hfov: 70, yaw: 30, pitch: 0, roll: 0 },
+    { name: 'three-point, looking down, rolled', hfov: 62, yaw: 20, pitch: -10, roll: 2 },
+    { name: 'wide, looking up, rolled the other way', hfov: 85, yaw: -35, pitch: 5, roll: -3 },
+  ];
+  for (const c of cases) {
+    it(`recovers directions, focal, pitch and roll: ${c.name}`, () => {
+      const camera = makeCamera(480, 360, c.hfov, c.yaw, c.pitch, c.roll);
+      const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+      const estimate = estimateManhattanFrame(lsdSegments(image), image.width, image.height);
+      for (const k of [0, 1, 2] as const) {
+        const error = angleBetweenAxes(column(estimate.camera.rotation, k), column(camera.rotation, k));
+        assert.ok(error < 1, `axis ${k}: ${error.toFixed(3)}° off`);
+      }
+      assert.equal(estimate.focalSource, 'vanishing-points');
+      near(estimate.camera.focal / camera.focal, 1, 0.05, 'focal ratio');
+      const angles = cameraAngles(estimate.camera);
+      near(angles.pitch, c.pitch, 0.5, 'pitch');
+      near(angles.roll, c.roll, 0.5, 'roll');
+      near(angles.yaw, c.yaw, 1, 'yaw');
+      assert.ok(estimate.confidence > 0.5, `confidence ${estimate.confidence}`);
+    });
+  }
+
+  it('falls back to the focal prior in one-point perspective, directions still right', () => {
+    const camera = makeCamera(480, 360, 70, 0, 0, 0);
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW] });
+    const estimate = estimateManhattanFrame(lsdSegments(image), image.width, image.height);
+    assert.equal(estimate.focalSource, 'prior');
+    near((2 * Math.atan(240 / estimate.camera.focal) * 180) / Math.PI, 65, 1, 'field of view (the prior)');
+    for (const k of [0, 1, 2] as const) assert.ok(angleBetweenAxes(column(estimate.camera.rotation, k), column(camera.rotation, k)) < 1);
+    assert.equal(estimate.vanishingPoints[0].finite, false);
+    assert.equal(estimate.vanishingPoints[1].finite, true);
+    near(estimate.vanishingPoints[1].point![0], 240, 2, 'central vanishing point x');
+  });
+});
+
+describe('room analysis', () => {
+  const analyse = async (scene: Scene): Promise<{ analysis: RoomAnalysis; labels: Uint8Array }> => {
+    const { image, labels } = render(scene);
+    return { analysis: await analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd' }), labels };
+  };
+
+  it('labels floor, ceiling and walls of an empty room (IoU > 0.9 per face)', async () => {
+    const camera = makeCamera(480, 360, 70, 25, -4, 0);
+    const { analysis, labels } = await analyse({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const ious = faceIoU(labels, layoutLabels(analysis));
+    assert.ok(ious.size >= 4, `faces ${[...ious.keys()]}`);
+    for (const [face, iou] of ious) assert.ok(iou > 0.9, `${face}: IoU ${iou.toFixed(3)}`);
+    assert.ok(analysis.confidence.layout > 0.5);
+  });
+
+  it('keeps the layout when furniture stands in front of the walls', async () => {
+    const camera = makeCamera(480, 360, 75, -20, -6, 0);
+    const furniture: Furniture[] = [
+      { min: [-1.8, 3.2, -1.45], max: [0.4, 4.2, -0.6], colour: [90, 70, 110] },
+      { min: [1.9, 1.2, -1.45], max: [2.9, 2.6, -0.9], colour: [60, 90, 70] },
+    ];
+    const { analysis, labels } = await analyse({ camera, room: ROOM, rects: [WINDOW], furniture });
+    const predicted = layoutLabels(analysis);
+    let wrong = 0;
+    for (let i = 0; i < labels.length; i++) if (labels[i] !== predicted[i]) wrong++;
+    // The label truth is the room's box: furniture pixels count with the wall or floor behind them.
+    assert.ok(wrong / labels.length < 0.08, `pixel error ${((100 * wrong) / labels.length).toFixed(1)} %`);
+  });
+
+  it('finds the window on the front wall and the door on the right wall', async () => {
+    const camera = makeCamera(480, 360, 75, 25, -3, 0);
+    const { analysis } = await analyse({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const window = analysis.openings.find((o) => o.kind === 'window' && o.wall === 'wall-front');
+    assert.ok(window, `openings: ${JSON.stringify(analysis.openings.map((o) => [o.kind, o.wall]))}`);
+    const scale = analysis.floorPlane.cameraHeight / 1.45;
+    near(window.width, 1.4 * scale, 0.12, 'window width');
+    near(window.height, 1.3 * scale, 0.12, 'window height');
+    near(window.sill, 0.9 * scale, 0.12, 'window sill');
+    const door = analysis.openings.find((o) => o.kind === 'door' && o.wall === 'wall-right');
+    assert.ok(door, `openings: ${JSON.stringify(analysis.openings.map((o) => [o.kind, o.wall]))}`);
+    // The door's height (2.03 m here) sets the camera height.
+    assert.equal(analysis.floorPlane.cameraHeightSource, 'door');
+    near(analysis.floorPlane.cameraHeight, 1.45, 0.08, 'camera height from the door');
+    // Project the true window corners and compare.
+    const corner = projectPoint(camera, worldToCameraPoint(camera, [WINDOW.u0, ROOM.front, WINDOW.z0]))!;
+    near(window.polygon[0]![0], corner[0], 4, 'window corner x');
+    near(window.polygon[0]![1], corner[1], 4, 'window corner y');
+  });
+
+  it('maps floor pixels to 3D points and back, at the given camera height', async () => {
+    const camera = makeCamera(480, 360, 65, 15, -8, 0);
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW] });
+    const analysis = await analyzeRoom(image, lsdLineSource(), { cameraHeight: 1.45, scaleFromDoors: false });
+    assert.equal(analysis.floorPlane.cameraHeightSource, 'default');
+    for (const [x, y] of [
+      [240, 330],
+      [60, 300],
+      [420, 350],
+    ] as const) {
+      const p = imageToFloorPoint(analysis, x, y);
+      assert.ok(p, `(${x}, ${y}) is on the floor`);
+      const back = floorPointToImage(analysis, p);
+      near(back![0], x, 1e-6, 'x round trip');
+      near(back![1], y, 1e-6, 'y round trip');
+      // Against the truth: the same pixel on the true floor.
+      const truth = imageToFloor(camera, floorPlane(camera, 1.45), x, y)!;
+      const distance = Math.hypot(...truth);
+      const error = Math.hypot(p[0] - truth[0], p[1] - truth[1], p[2] - truth[2]);
+      assert.ok(error / distance < 0.03, `(${x}, ${y}): ${error.toFixed(3)} m off at ${distance.toFixed(2)} m`);
+    }
+    assert.equal(imageToFloorPoint(analysis, 240, 10), undefined, 'above the horizon');
+  });
+
+  it('reports in photo pixels when working at a reduced size, and draws an overlay', async () => {
+    const camera = makeCamera(960, 720, 70, 25, -4, 0);
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const analysis = await analyzeRoom(image, lsdLineSource(), { workingSize: 480 });
+    assert.deepEqual(analysis.working, { width: 480, height: 360 });
+    assert.deepEqual(analysis.image, { width: 960, height: 720 });
+    near(analysis.camera.focal / camera.focal, 1, 0.05, 'focal ratio in photo pixels');
+    assert.ok(analysis.lines.some((l) => Math.max(l.x0, l.x1) > 600), 'lines are in photo pixels');
+    const estimated = analysisCamera(analysis);
+    const truth = layoutLabelMap(camera, { ...ROOM, back: -Infinity }, 240, 180);
+    const predicted = layoutLabelMap(estimated, { ...analysis.layout.box, back: -Infinity }, 240, 180);
+    let wrong = 0;
+    for (let i = 0; i < truth.length; i++) if (truth[i] !== predicted[i]) wrong++;
+    assert.ok(wrong / truth.length < 0.05, `pixel error ${((100 * wrong) / truth.length).toFixed(1)} %`);
+    const faces = facePolygons(estimated, { ...analysis.layout.box, back: -Infinity });
+    assert.deepEqual(faces.map((f) => FACE_LABELS[f.face]), analysis.layout.faces.map((f) => f.label));
+    const total = analysis.layout.faces.reduce((sum, f) => sum + f.share, 0);
+    near(total, 1, 0.01, 'faces cover the image');
+    const json = JSON.parse(JSON.stringify(analysis)) as RoomAnalysis;
+    assert.equal(json.vanishingPoints.length, 3);
+    const svg = overlaySvg(analysis);
+    assert.match(svg, /^<svg [^>]*width="960" height="720"/);
+    assert.match(svg, /<polygon /);
+  });
+});
+
+const registry = ModelRegistry.load();
+const runtime = new ModelRuntime(new ModelStore(path.resolve(import.meta.dirname, '../data/models'), registry), registry);
+const mlsdInstalled = await runtime.isInstalled(MLSD_MODEL);
+after(() => runtime.close());
+
+describe('the M-LSD model', { skip: mlsdInstalled ? false : `${MLSD_MODEL} is not installed: run \`roomcraft models install\`` }, () => {
+  it('finds the room edges of a render, and the analysis with it gets the camera right', async () => {
+    const camera = makeCamera(640, 480, 68, 28, -5, 0);
+    const { image, labels } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const model = await runtime.detectorSession(MLSD_MODEL);
+    const segments = await detectSegmentsMlsd(model, image);
+    assert.ok(segments.length >= 8, `${segments.length} segments`);
+    // The corner between the front and the right wall, a vertical line.
+    const corner = [[ROOM.right, ROOM.front, ROOM.floor], [ROOM.right, ROOM.front, ROOM.ceiling]].map((p) => projectPoint(camera, worldToCameraPoint(camera, p as Vec3))!);
+    const found = segments.some((s) => {
+      const distance = (x: number, y: number) => {
+        const [[ax, ay], [bx, by]] = corner as [[number, number], [number, number]];
+        return Math.abs((bx - ax) * (ay - y) - (ax - x) * (by - ay)) / Math.hypot(bx - ax, by - ay);
+      };
+      return segmentLength(s) > 60 && distance(s.x0, s.y0) < 3 && distance(s.x1, s.y1) < 3;
+    });
+    assert.ok(found, 'the wall corner is among the segments');
+    const analysis = await analyzeRoom(image, mlsdLineSource(model), { lineSourceName: MLSD_MODEL });
+    for (const k of [0, 1, 2] as const) {
+      const error = angleBetweenAxes(column(analysisCamera(analysis).rotation, k), column(camera.rotation, k));
+      assert.ok(error < 1, `axis ${k}: ${error.toFixed(3)}° off`);
+    }
+    near(analysis.camera.focal / camera.focal, 1, 0.05, 'focal ratio');
+    const ious = faceIoU(labels, layoutLabels(analysis));
+    for (const [face, iou] of ious) assert.ok(iou > 0.85, `${face}: IoU ${iou.toFixed(3)}`);
+  });
+});
+
+function worldToCameraPoint(camera: PinholeCamera, p: Vec3): Vec3 {
+  const r = camera.rotation;
+  return [r[0] * p[0] + r[1] * p[1] + r[2] * p[2], r[3] * p[0] + r[4] * p[1] + r[5] * p[2], r[6] * p[0] + r[7] * p[1] + r[8] * p[2]];
+}
