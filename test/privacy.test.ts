@@ -186,6 +186,41 @@ describe('plate candidates', () => {
     [plate.x, plate.y, plate.width, plate.height].forEach((value, i) => near(value, [242, 293.75, 116, 37.5][i]!, 1e-9, 'plate'));
   });
 
+  /** A light plate with dark character strokes over [x0, x1) × [y0, y1) on a darker vehicle. */
+  function plateImage(width: number, x0: number, x1: number, y0: number, y1: number): RawImage {
+    const image = solidImage(width, 500, 60);
+    for (let y = y0; y < y1; y++) {
+      image.data.fill(210, (y * width + x0) * 3, (y * width + x1) * 3);
+      if (y >= y0 + 4 && y < y1 - 4) for (let x = x0 + 3; x < x1 - 3; x += 5) image.data.fill(20, (y * width + x) * 3, (y * width + x + 2) * 3);
+    }
+    return image;
+  }
+
+  it('joins character pieces on one row into a plate, but not ragged or distant pieces', () => {
+    const image = plateImage(600, 250, 350, 300, 330);
+    const pieces = [0, 1, 2, 3].map((i) => ({ x: 252 + i * 25, y: 302, width: 20, height: 26, score: 0.9 }));
+    const plates = platesFromText(image, vehicle, [], {}, pieces);
+    assert.ok(plates.some((plate) => intersectionOverUnion(plate, { x: 250, y: 300, width: 100, height: 30 }) > 0.6), 'the joined row');
+    assert.equal(platesFromText(image, vehicle, [], {}, [pieces[0]!]).length, 0, 'one character alone is no plate');
+    const spread = pieces.map((piece, i) => ({ ...piece, x: 150 + i * 60 }));
+    assert.equal(platesFromText(image, vehicle, [], {}, spread).length, 0, 'characters too far apart');
+    const long = [{ x: 252, y: 302, width: 45, height: 26, score: 0.9 }, { x: 300, y: 302, width: 45, height: 26, score: 0.9 }];
+    assert.equal(platesFromText(image, vehicle, [], {}, long).length, 0, 'long pieces (reflections) are not joined');
+    assert.equal(platesFromText(image, vehicle, [], { mergeGap: 0 }, pieces).length, 0, 'joining off');
+  });
+
+  it('accepts a short line cut by the photo edge as a plate grown to that edge, only on a vehicle the edge cuts', () => {
+    const image = plateImage(500, 440, 500, 300, 340);
+    const cutVehicle: Box = { x: 100, y: 100, width: 395, height: 300 };
+    const line = { x: 455, y: 304, width: 40, height: 32, score: 0.9 };
+    const plates = platesFromText(image, cutVehicle, [line]);
+    assert.equal(plates.length, 1);
+    near(plates[0]!.x + plates[0]!.width, 500, 1e-9, 'grown to the edge');
+    assert.equal(platesFromText(image, cutVehicle, [line], { borderReach: 0 }).length, 0, 'too short away from the edge');
+    const inside = { x: 200, y: 304, width: 40, height: 32, score: 0.9 };
+    assert.equal(platesFromText(plateImage(500, 195, 255, 300, 340), cutVehicle, [inside]).length, 0, 'the same line inside the photo is too short');
+  });
+
   it('finds a bright plate-shaped rectangle on a darker vehicle', () => {
     const image = solidImage(600, 500, 70);
     for (let y = 320; y < 344; y++) image.data.fill(230, (y * 600 + 260) * 3, (y * 600 + 350) * 3);
