@@ -293,6 +293,7 @@ describe('operations not built yet', () => {
       ['/v1/smart-staging', { url, roomId: 'bedroom' }, '/styleId'],
       ['/v1/enhancer', { sky_fix: true }, '/url'],
       ['/v1/enhancer', { url, sky_fix: 'yes' }, '/sky_fix'],
+      ['/v1/enhancer', { url, retouch: 'fancy' }, '/retouch'],
       ['/v1/declutter', { url, webhook: 'ftp://example.com' }, '/webhook'],
     ];
     for (const [path, body, field] of cases) {

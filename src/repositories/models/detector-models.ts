@@ -4,6 +4,7 @@ import type { ModelRegistry } from './model-registry.js';
 import type { ModelStore } from './model-store.js';
 import { readTfjsGraphModel } from './tfjs-graph-files.js';
 import { tfjsGraphModelToOnnx } from './tfjs-graph-to-onnx.js';
+import { tfjsGraphModelToOnnxNhwc } from './tfjs-graph-nhwc-to-onnx.js';
 
 /** Names the conversion in the cache; bump it whenever the converter's output changes. */
 export const TFJS_GRAPH_CONVERTER_ID = 'tfjs-graph-to-onnx-v1';
@@ -18,6 +19,14 @@ const GRAPH_OUTPUTS: Readonly<Record<string, Readonly<Record<string, string>>>> 
   'centernet-coco': { heatmap: 'tower_0/keypoints', sizes: 'tower_0/wh' },
 };
 
+/** Converter of graphs exported from JAX (MAXIM), which keep TensorFlow's NHWC layout throughout. */
+export const TFJS_GRAPH_NHWC_CONVERTER_ID = 'tfjs-graph-nhwc-to-onnx-v1';
+
+/** Graphs converted by the NHWC lowering, with their ONNX output name → TensorFlow node. */
+const NHWC_GRAPH_OUTPUTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'maxim-retouching': { retouched: 'Identity' },
+};
+
 /** A detector session over an installed model: ONNX files as they are, tfjs graphs converted once and cached. */
 export async function openDetector(
   store: ModelStore,
@@ -29,6 +38,13 @@ export async function openDetector(
   if (model.format === 'onnx') {
     const [onnxPath] = await store.filesOf(name);
     return createDetectorSession(await fs.readFile(onnxPath!), options);
+  }
+  const nhwcOutputs = NHWC_GRAPH_OUTPUTS[name];
+  if (nhwcOutputs) {
+    const onnxPath = await store.convert(name, TFJS_GRAPH_NHWC_CONVERTER_ID, async (files) =>
+      tfjsGraphModelToOnnxNhwc(await readTfjsGraphModel(files), { outputs: nhwcOutputs }),
+    );
+    return createDetectorSession(await fs.readFile(onnxPath), options);
   }
   const outputs = GRAPH_OUTPUTS[name];
   if (model.format !== 'tfjs-graph' || !outputs) throw new Error(`model ${name} is not a detector`);

@@ -27,6 +27,8 @@ export function openInferenceSession(modelBytes: Uint8Array, intraOpNumThreads =
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    // Errors only: converted graphs carry initializers onnxruntime folds away, and it warns about each of them.
+    logSeverityLevel: 3,
   });
 }
 

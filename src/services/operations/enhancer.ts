@@ -5,20 +5,29 @@ import { enhancePhoto } from '../../vision/enhance/enhance.js';
 import { replaceSky } from '../../vision/sky/replace-sky.js';
 import { defineOperation } from './define.js';
 import type { ImageModels } from './operation.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import type { Detector } from '../privacy/detector.js';
+import { learnedRetouch } from '../enhance/learned-retouch.js';
 import { applyPrivacy } from '../privacy/apply-privacy.js';
 import { PRIVACY_MODEL_NAMES, type PrivacyModels } from '../privacy/detect-private-regions.js';
 
-async function privacyModels(models: ImageModels): Promise<PrivacyModels> {
-  const names = Object.values(PRIVACY_MODEL_NAMES);
-  const missing = [];
-  for (const name of names) if (!(await models.isInstalled(name))) missing.push(name);
-  if (missing.length > 0) {
-    throw new AppError('service_unavailable', 503, `auto_privacy needs ${missing.join(', ')}; run roomcraft models install`);
+const LEARNED_RETOUCH_MODEL = 'maxim-retouching';
+/** The network's side: its cost grows fast with size (128 px ≈ 3 s, 256 px ≈ 21 s on one core). */
+const LEARNED_RETOUCH_SIDE = 128;
+
+/** An installed detector, or a 503 that tells the operator what to install (never a silent fallback). */
+async function requireDetector(models: ImageModels, name: string): Promise<Detector> {
+  if (!(await models.isInstalled(name))) {
+    throw new AppError('service_unavailable', 503, `this needs the model ${name}; run roomcraft models install`);
   }
+  return models.detectorSession(name);
+}
+
+async function privacyModels(models: ImageModels): Promise<PrivacyModels> {
   const [faces, vehicles, text] = await Promise.all([
-    models.detectorSession(PRIVACY_MODEL_NAMES.faces),
-    models.detectorSession(PRIVACY_MODEL_NAMES.vehicles),
-    models.detectorSession(PRIVACY_MODEL_NAMES.text),
+    requireDetector(models, PRIVACY_MODEL_NAMES.faces),
+    requireDetector(models, PRIVACY_MODEL_NAMES.vehicles),
+    requireDetector(models, PRIVACY_MODEL_NAMES.text),
   ]);
   return { faces, vehicles, text };
 }
@@ -30,21 +39,35 @@ export const enhancer = defineOperation({
   params: Type.Object({
     sky_fix: Type.Optional(Type.Boolean({ description: 'Replace a grey sky with a blue one (the default sky of GET /v1/skies).' })),
     auto_privacy: Type.Optional(Type.Boolean({ description: 'Blur faces and licence plates.' })),
+    retouch: Type.Optional(
+      Type.Union([Type.Literal('classical'), Type.Literal('learned')], {
+        default: 'classical',
+        description:
+          'Roomcraft extension. `classical` (default): the measured tone and colour pipeline. `learned`: MAXIM ' +
+          '(MIT-Adobe FiveK) on the whole photo at low resolution, carried to full size by local colour transforms; ' +
+          'it did worse on our metrics (docs/decisions/0006-learned-retouching.md).',
+      }),
+    ),
   }),
   acceptsMask: false,
   credits: () => 1,
   acknowledgement: () => ({}),
   run: async ({ image, params }, context) => {
-    const enhanced = enhancePhoto(image);
+    const result: Record<string, unknown> = {};
+    let output: RawImage;
+    if (params.retouch === 'learned') {
+      const learned = await learnedRetouch(image, await requireDetector(context.models, LEARNED_RETOUCH_MODEL), {
+        longSide: LEARNED_RETOUCH_SIDE,
+      });
+      output = learned.image;
+      result.enhancement = { engine: LEARNED_RETOUCH_MODEL, networkSide: learned.report.networkWidth };
+    } else {
+      const enhanced = enhancePhoto(image);
+      const { whiteBalance, tone } = enhanced.report;
+      output = enhanced.image;
+      result.enhancement = { engine: 'classical', whiteBalanceGains: whiteBalance?.gains ?? null, exposureStops: tone.exposureStops };
+    }
     context.progress(0.5);
-    const { whiteBalance, tone } = enhanced.report;
-    const result: Record<string, unknown> = {
-      enhancement: {
-        whiteBalanceGains: whiteBalance?.gains ?? null,
-        exposureStops: tone.exposureStops,
-      },
-    };
-    let output = enhanced.image;
     if (params.sky_fix) {
       context.signal.throwIfAborted();
       // The sky goes in after the tone pass, so the rendered sky keeps its catalog colours.

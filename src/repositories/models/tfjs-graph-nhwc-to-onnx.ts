@@ -1,0 +1,476 @@
+import { ProtoWriter } from './protobuf-writer.js';
+import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
+
+/**
+ * A second lowering of TensorFlow graph models to ONNX, for graphs that tfjs-graph-to-onnx.ts cannot take: graphs
+ * exported from JAX with jax2tf (MAXIM), full of Einsum, Transpose, Reshape and BroadcastTo over tensors of any
+ * rank, with the input size flowing through hundreds of shape computations.
+ *
+ * Where tfjs-graph-to-onnx.ts keeps every 4-D tensor NCHW and evaluates shape arithmetic itself, this one keeps
+ * TensorFlow's layout (NHWC) everywhere and translates op by op, shape arithmetic included, as ONNX ops over int32
+ * tensors. Only Conv2D and Conv2DBackpropInput change layout, with a Transpose either side (onnxruntime's transpose
+ * optimiser cancels the pairs between consecutive convolutions), and weights are transposed by Transpose nodes that
+ * onnxruntime folds when the session opens. With a fixed input size onnxruntime folds the shape arithmetic too.
+ *
+ * int32 and int64 weights are written as such, which is why this file has its own small ModelProto writer rather
+ * than onnx-proto.ts (float32 initializers only).
+ */
+
+/** Name of the ONNX model's input: float32 NHWC [1, height, width, channels], in the model's own range. */
+export const NHWC_INPUT_NAME = 'image';
+
+export interface TfjsNhwcConversionOptions {
+  /** ONNX output name → TensorFlow node name. */
+  outputs: Readonly<Record<string, string>>;
+  /** A fixed [height, width] lets onnxruntime fold all shape arithmetic; without it the model takes any size. */
+  inputSize?: readonly [number, number];
+}
+
+/** The TensorFlow ops this lowering knows; any other op in the part of the graph converted is an error. */
+export const NHWC_SUPPORTED_OPS: readonly string[] = [
+  'Const', 'Placeholder', 'Identity', 'Conv2D', 'Conv2DBackpropInput', 'AddV2', 'Add', 'Sub', 'Mul', 'RealDiv',
+  'Maximum', 'Minimum', 'FloorDiv', 'FloorMod', 'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'Equal', 'NotEqual',
+  'LogicalAnd', 'Square', 'Rsqrt', 'Reciprocal', 'Sign', 'Abs', 'Neg', 'Exp', 'Tanh', 'Floor', 'Cast', 'Shape',
+  'StridedSlice', 'Pack', 'ConcatV2', 'Sum', 'Range', 'ExpandDims', 'BroadcastTo', 'Reshape', 'Transpose', 'Einsum',
+  'SelectV2', 'Select', 'GatherV2', 'Squeeze',
+];
+
+const OPSET_VERSION = 17;
+const IR_VERSION = 8;
+type OnnxType = 'float' | 'int32' | 'int64' | 'bool';
+const ONNX_TYPE: Record<OnnxType, number> = { float: 1, int32: 6, int64: 7, bool: 9 };
+const TF_TYPE: Record<string, OnnxType> = { DT_FLOAT: 'float', DT_INT32: 'int32', DT_INT64: 'int64', DT_BOOL: 'bool' };
+
+type Attribute =
+  | { type: 'int'; value: number }
+  | { type: 'ints'; value: readonly number[] }
+  | { type: 'float'; value: number }
+  | { type: 'string'; value: string };
+
+interface Node {
+  opType: string;
+  inputs: string[];
+  output: string;
+  attributes?: Record<string, Attribute>;
+}
+
+interface Initializer {
+  name: string;
+  dims: readonly number[];
+  type: OnnxType;
+  bytes: Uint8Array;
+}
+
+/** A lowered TensorFlow output: the ONNX tensor name, and the values when the TensorFlow node was a Const. */
+interface Value {
+  name: string;
+  constant?: ConstantTensor;
+}
+
+/** Lists the ops of the graph (reachable from `outputs`) that this lowering does not know, with their counts. */
+export function unsupportedNhwcOps(graph: TfjsGraph, outputs: readonly string[]): Record<string, number> {
+  const missing: Record<string, number> = {};
+  for (const node of reachable(graph, outputs)) {
+    if (!NHWC_SUPPORTED_OPS.includes(node.op)) missing[node.op] = (missing[node.op] ?? 0) + 1;
+  }
+  return missing;
+}
+
+export function tfjsGraphModelToOnnxNhwc(graph: TfjsGraph, options: TfjsNhwcConversionOptions): Uint8Array {
+  const lowering = new NhwcLowering(graph, options);
+  const order = reachable(graph, Object.values(options.outputs));
+  const missing = unsupportedNhwcOps(graph, Object.values(options.outputs));
+  if (Object.keys(missing).length > 0) throw new Error(`unsupported TensorFlow ops: ${JSON.stringify(missing)}`);
+  for (const node of order) lowering.lowerNode(node);
+  const outputs: string[] = [];
+  for (const [onnxName, tfName] of Object.entries(options.outputs)) {
+    lowering.nodes.push({ opType: 'Identity', inputs: [lowering.ref(tfName).name], output: onnxName });
+    outputs.push(onnxName);
+  }
+  return encode(lowering, outputs, options.inputSize);
+}
+
+/** Nodes needed for `outputs`, producers before consumers, found without recursion (MAXIM chains are deep). */
+function reachable(graph: TfjsGraph, outputs: readonly string[]): TfjsGraphNode[] {
+  const order: TfjsGraphNode[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: { node: TfjsGraphNode; next: number }[] = [];
+  const push = (reference: string): void => {
+    const name = reference.split(':')[0]!;
+    if (state.has(name)) return;
+    const node = graph.nodes.get(name);
+    if (!node) throw new Error(`the graph has no node ${name}`);
+    state.set(name, 'open');
+    stack.push({ node, next: 0 });
+  };
+  for (const output of outputs) {
+    push(output);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next < top.node.inputs.length) {
+        push(top.node.inputs[top.next++]!);
+      } else {
+        stack.pop();
+        state.set(top.node.name, 'done');
+        order.push(top.node);
+      }
+    }
+  }
+  return order;
+}
+
+class NhwcLowering {
+  readonly nodes: Node[] = [];
+  readonly initializers: Initializer[] = [];
+  private readonly values = new Map<string, Value>();
+  private counter = 0;
+
+  constructor(
+    private readonly graph: TfjsGraph,
+    private readonly options: TfjsNhwcConversionOptions,
+  ) {}
+
+  ref(reference: string): Value {
+    const [name, index] = reference.split(':');
+    if (index !== undefined && index !== '0') throw new Error(`${reference}: only the first output of a node can be used`);
+    const value = this.values.get(name!);
+    if (!value) throw new Error(`${name} used before it was lowered`);
+    return value;
+  }
+
+  private constant(reference: string): ConstantTensor {
+    const value = this.ref(reference);
+    if (!value.constant) throw new Error(`${reference} must be a constant`);
+    return value.constant;
+  }
+
+  private emit(opType: string, inputs: string[], output: string, attributes?: Record<string, Attribute>): string {
+    this.nodes.push({ opType, inputs, output, ...(attributes ? { attributes } : {}) });
+    return output;
+  }
+
+  private fresh(base: string, suffix: string): string {
+    return `${base}/__${suffix}_${this.counter++}`;
+  }
+
+  private int64(base: string, values: readonly number[], dims: readonly number[] = [values.length]): string {
+    const name = this.fresh(base, 'i64');
+    const data = new BigInt64Array(values.map((v) => BigInt(v)));
+    this.initializers.push({ name, dims, type: 'int64', bytes: new Uint8Array(data.buffer) });
+    return name;
+  }
+
+  /** A shape-like int32 tensor as the 1-D int64 tensor ONNX wants for shapes, axes and slice bounds. */
+  private asInt64Vector(base: string, reference: string): string {
+    const value = this.ref(reference);
+    if (value.constant) {
+      return this.int64(base, Array.from(value.constant.values), [value.constant.values.length]);
+    }
+    const cast = this.emit('Cast', [value.name], this.fresh(base, 'cast'), { to: { type: 'int', value: ONNX_TYPE.int64 } });
+    return this.emit('Reshape', [cast, this.int64(base, [-1])], this.fresh(base, 'vec'));
+  }
+
+  lowerNode(node: TfjsGraphNode): void {
+    const value = this.lower(node);
+    this.values.set(node.name, value);
+  }
+
+  private lower(node: TfjsGraphNode): Value {
+    const name = node.name;
+    const inputName = (i: number): string => this.ref(node.inputs[i]!).name;
+    const unary = (opType: string): Value => ({ name: this.emit(opType, [inputName(0)], name) });
+    const binary = (opType: string): Value => ({ name: this.emit(opType, [inputName(0), inputName(1)], name) });
+    const type = (key: string): OnnxType => {
+      const tf = node.attributes[key];
+      const onnx = TF_TYPE[String(tf)];
+      if (!onnx) throw new Error(`${name}: type ${String(tf)} is not supported`);
+      return onnx;
+    };
+    switch (node.op) {
+      case 'Const': {
+        const constant = this.graph.constants.get(name);
+        if (!constant) throw new Error(`constant ${name} has no weights`);
+        const isInt = constant.values instanceof Int32Array;
+        const bytes = new Uint8Array(constant.values.buffer, constant.values.byteOffset, constant.values.byteLength);
+        this.initializers.push({ name, dims: constant.shape, type: isInt ? 'int32' : 'float', bytes: bytes.slice() });
+        return { name, constant };
+      }
+      case 'Placeholder':
+        return { name: this.emit('Identity', [NHWC_INPUT_NAME], name) };
+      case 'Identity':
+        return this.ref(node.inputs[0]!);
+      case 'Conv2D':
+        return { name: this.convolution(node, false) };
+      case 'Conv2DBackpropInput':
+        return { name: this.convolution(node, true) };
+      case 'Add':
+      case 'AddV2':
+        return binary('Add');
+      case 'Sub':
+        return binary('Sub');
+      case 'Mul':
+        return binary('Mul');
+      case 'RealDiv':
+        return binary('Div');
+      case 'Maximum':
+        return binary('Max');
+      case 'Minimum':
+        return binary('Min');
+      case 'Greater':
+        return binary('Greater');
+      case 'GreaterEqual':
+        return binary('GreaterOrEqual');
+      case 'Less':
+        return binary('Less');
+      case 'LessEqual':
+        return binary('LessOrEqual');
+      case 'Equal':
+        return binary('Equal');
+      case 'LogicalAnd':
+        return binary('And');
+      case 'NotEqual': {
+        const equal = this.emit('Equal', [inputName(0), inputName(1)], this.fresh(name, 'eq'));
+        return { name: this.emit('Not', [equal], name) };
+      }
+      case 'FloorDiv': {
+        if (type('T') === 'float') {
+          const quotient = this.emit('Div', [inputName(0), inputName(1)], this.fresh(name, 'div'));
+          return { name: this.emit('Floor', [quotient], name) };
+        }
+        // Integer floor division, exact for the small sizes of shape arithmetic: through float32.
+        const toFloat = { to: { type: 'int' as const, value: ONNX_TYPE.float } };
+        const a = this.emit('Cast', [inputName(0)], this.fresh(name, 'a'), toFloat);
+        const b = this.emit('Cast', [inputName(1)], this.fresh(name, 'b'), toFloat);
+        const floor = this.emit('Floor', [this.emit('Div', [a, b], this.fresh(name, 'div'))], this.fresh(name, 'floor'));
+        return { name: this.emit('Cast', [floor], name, { to: { type: 'int', value: ONNX_TYPE[type('T')] } }) };
+      }
+      case 'FloorMod': {
+        if (type('T') !== 'float') return { name: this.emit('Mod', [inputName(0), inputName(1)], name, { fmod: { type: 'int', value: 0 } }) };
+        const quotient = this.emit('Floor', [this.emit('Div', [inputName(0), inputName(1)], this.fresh(name, 'div'))], this.fresh(name, 'fl'));
+        const product = this.emit('Mul', [quotient, inputName(1)], this.fresh(name, 'mul'));
+        return { name: this.emit('Sub', [inputName(0), product], name) };
+      }
+      case 'Square':
+        return { name: this.emit('Mul', [inputName(0), inputName(0)], name) };
+      case 'Rsqrt':
+        return { name: this.emit('Reciprocal', [this.emit('Sqrt', [inputName(0)], this.fresh(name, 'sqrt'))], name) };
+      case 'Reciprocal':
+      case 'Sign':
+      case 'Abs':
+      case 'Neg':
+      case 'Exp':
+      case 'Tanh':
+      case 'Floor':
+        return unary(node.op);
+      case 'Cast':
+        return { name: this.emit('Cast', [inputName(0)], name, { to: { type: 'int', value: ONNX_TYPE[type('DstT')] } }) };
+      case 'Shape': {
+        const shape = this.emit('Shape', [inputName(0)], this.fresh(name, 'shape'));
+        return { name: this.emit('Cast', [shape], name, { to: { type: 'int', value: ONNX_TYPE[type('out_type')] } }) };
+      }
+      case 'StridedSlice':
+        return { name: this.stridedSlice(node) };
+      case 'Pack': {
+        const axis = Number(node.attributes.axis ?? 0);
+        const axes = this.int64(name, [axis]);
+        const parts = node.inputs.map((_, i) => this.emit('Unsqueeze', [inputName(i), axes], this.fresh(name, 'unsq')));
+        return { name: this.emit('Concat', parts, name, { axis: { type: 'int', value: axis } }) };
+      }
+      case 'ConcatV2': {
+        const axis = Number(this.constant(node.inputs[node.inputs.length - 1]!).values[0]);
+        const parts = node.inputs.slice(0, -1).map((_, i) => inputName(i));
+        return { name: this.emit('Concat', parts, name, { axis: { type: 'int', value: axis } }) };
+      }
+      case 'Sum': {
+        const axes = this.asInt64Vector(name, node.inputs[1]!);
+        const keepdims = node.attributes.keep_dims === true ? 1 : 0;
+        return { name: this.emit('ReduceSum', [inputName(0), axes], name, { keepdims: { type: 'int', value: keepdims } }) };
+      }
+      case 'Range':
+        return { name: this.emit('Range', [inputName(0), inputName(1), inputName(2)], name) };
+      case 'ExpandDims':
+        return { name: this.emit('Unsqueeze', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
+      case 'Squeeze': {
+        const dims = (node.attributes.squeeze_dims ?? node.attributes.axis ?? []) as number[];
+        const inputs = dims.length > 0 ? [inputName(0), this.int64(name, dims)] : [inputName(0)];
+        return { name: this.emit('Squeeze', inputs, name) };
+      }
+      case 'BroadcastTo':
+        return { name: this.emit('Expand', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
+      case 'Reshape':
+        return { name: this.emit('Reshape', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
+      case 'Transpose': {
+        const perm = Array.from(this.constant(node.inputs[1]!).values);
+        return { name: this.emit('Transpose', [inputName(0)], name, { perm: { type: 'ints', value: perm } }) };
+      }
+      case 'Einsum': {
+        const equation = String(node.attributes.equation);
+        return { name: this.emit('Einsum', node.inputs.map((_, i) => inputName(i)), name, { equation: { type: 'string', value: equation } }) };
+      }
+      case 'Select':
+      case 'SelectV2':
+        return { name: this.emit('Where', [inputName(0), inputName(1), inputName(2)], name) };
+      case 'GatherV2': {
+        if (Number(node.attributes.batch_dims ?? 0) !== 0) throw new Error(`${name}: batch_dims is not supported`);
+        const axis = Number(this.constant(node.inputs[2]!).values[0]);
+        return { name: this.emit('Gather', [inputName(0), inputName(1)], name, { axis: { type: 'int', value: axis } }) };
+      }
+      default:
+        throw new Error(`${name}: TensorFlow op ${node.op} is not supported`);
+    }
+  }
+
+  /** NHWC in and out; the filter's layout is changed by a Transpose node that onnxruntime folds. */
+  private convolution(node: TfjsGraphNode, transposed: boolean): string {
+    const name = node.name;
+    const format = String(node.attributes.data_format ?? 'NHWC');
+    if (format !== 'NHWC') throw new Error(`${name}: data_format ${format} is not supported`);
+    const strides = (node.attributes.strides as number[] | undefined) ?? [1, 1, 1, 1];
+    const dilations = (node.attributes.dilations as number[] | undefined) ?? [1, 1, 1, 1];
+    const padding = String(node.attributes.padding);
+    if (padding !== 'SAME' && padding !== 'VALID') throw new Error(`${name}: padding ${padding} is not supported`);
+    const [inputRef, filterRef] = transposed ? [node.inputs[2]!, node.inputs[1]!] : [node.inputs[0]!, node.inputs[1]!];
+    const x = this.emit('Transpose', [this.ref(inputRef).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    // Conv2D filter HWIO → OIHW; Conv2DBackpropInput filter [h, w, out, in] → ConvTranspose's [in, out, h, w].
+    const w = this.emit('Transpose', [this.ref(filterRef).name], this.fresh(name, 'w'), { perm: { type: 'ints', value: [3, 2, 0, 1] } });
+    const attributes: Record<string, Attribute> = {
+      strides: { type: 'ints', value: [strides[1]!, strides[2]!] },
+      dilations: { type: 'ints', value: [dilations[1]!, dilations[2]!] },
+      auto_pad: { type: 'string', value: padding === 'SAME' ? 'SAME_UPPER' : 'VALID' },
+    };
+    const y = this.emit(transposed ? 'ConvTranspose' : 'Conv', [x, w], this.fresh(name, 'conv'), attributes);
+    return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+  }
+
+  private stridedSlice(node: TfjsGraphNode): string {
+    const name = node.name;
+    const mask = (key: string): number => Number(node.attributes[key] ?? 0);
+    if (mask('ellipsis_mask') !== 0 || mask('new_axis_mask') !== 0) throw new Error(`${name}: ellipsis and new-axis masks are not supported`);
+    const beginMask = mask('begin_mask');
+    const endMask = mask('end_mask');
+    const shrink = mask('shrink_axis_mask');
+    const beginValue = this.ref(node.inputs[1]!);
+    const endValue = this.ref(node.inputs[2]!);
+    const stridesValue = this.ref(node.inputs[3]!);
+    const length = this.vectorLength(node.inputs[1]!);
+    const axes = this.int64(name, Array.from({ length }, (_, i) => i));
+    const big = 2 ** 53 - 1;
+    let starts: string;
+    let ends: string;
+    if (beginMask !== 0 || endMask !== 0 || shrink !== 0) {
+      if (!beginValue.constant || !endValue.constant || !stridesValue.constant) {
+        throw new Error(`${name}: masked slices need constant bounds`);
+      }
+      const begin = Array.from(beginValue.constant.values);
+      const end = Array.from(endValue.constant.values);
+      const strides = Array.from(stridesValue.constant.values);
+      for (let i = 0; i < length; i++) {
+        const bit = 1 << i;
+        if (shrink & bit) {
+          end[i] = begin[i] === -1 ? big : begin[i]! + 1;
+          strides[i] = 1;
+          continue;
+        }
+        if (beginMask & bit) begin[i] = strides[i]! > 0 ? 0 : big;
+        if (endMask & bit) end[i] = strides[i]! > 0 ? big : -big;
+      }
+      starts = this.int64(name, begin);
+      ends = this.int64(name, end);
+      const sliced = this.emit('Slice', [this.ref(node.inputs[0]!).name, starts, ends, axes, this.int64(name, strides)], this.fresh(name, 'slice'));
+      const shrunk = Array.from({ length }, (_, i) => i).filter((i) => shrink & (1 << i));
+      if (shrunk.length === 0) return this.emit('Identity', [sliced], name);
+      return this.emit('Squeeze', [sliced, this.int64(name, shrunk)], name);
+    }
+    starts = this.asInt64Vector(name, node.inputs[1]!);
+    ends = this.asInt64Vector(name, node.inputs[2]!);
+    const steps = this.asInt64Vector(name, node.inputs[3]!);
+    return this.emit('Slice', [this.ref(node.inputs[0]!).name, starts, ends, axes, steps], name);
+  }
+
+  /** The length of a 1-D int tensor: a constant's, or the number of values a Pack gathers. */
+  private vectorLength(reference: string): number {
+    const value = this.ref(reference);
+    if (value.constant) return value.constant.values.length;
+    let node = this.graph.nodes.get(reference.split(':')[0]!);
+    while (node?.op === 'Identity') node = this.graph.nodes.get(node.inputs[0]!.split(':')[0]!);
+    if (node?.op === 'Pack') return node.inputs.length;
+    if (node?.op === 'ConcatV2') return node.inputs.slice(0, -1).reduce((sum, input) => sum + this.vectorLength(input), 0);
+    throw new Error(`${reference}: the length of slice bounds must be known (got a ${node?.op})`);
+  }
+
+  get inputShape(): readonly (number | string)[] {
+    const size = this.options.inputSize;
+    return [1, size?.[0] ?? 'height', size?.[1] ?? 'width', 3];
+  }
+}
+
+function encode(lowering: NhwcLowering, outputs: readonly string[], inputSize: readonly [number, number] | undefined): Uint8Array {
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian hosts are not supported');
+  const writer = new ProtoWriter();
+  writer.varint(1, IR_VERSION);
+  writer.string(2, 'roomcraft tfjs-graph NHWC converter');
+  writer.message(7, (graph) => {
+    lowering.nodes.forEach((node, i) =>
+      graph.message(1, (w) => {
+        for (const input of node.inputs) w.string(1, input);
+        w.string(2, node.output);
+        w.string(3, `n${i}`);
+        w.string(4, node.opType);
+        for (const [key, attribute] of Object.entries(node.attributes ?? {})) w.message(5, (a) => writeAttribute(a, key, attribute));
+      }),
+    );
+    graph.string(2, 'nhwc');
+    for (const initializer of lowering.initializers) {
+      graph.message(5, (t) => {
+        if (initializer.dims.length > 0) t.packedVarints(1, initializer.dims);
+        t.varint(2, ONNX_TYPE[initializer.type]);
+        t.string(8, initializer.name);
+        t.bytes(9, initializer.bytes);
+      });
+    }
+    const shape = lowering.inputShape;
+    void inputSize;
+    graph.message(11, (info) => {
+      info.string(1, NHWC_INPUT_NAME);
+      info.message(2, (t) =>
+        t.message(1, (tensor) => {
+          tensor.varint(1, ONNX_TYPE.float);
+          tensor.message(2, (s) => {
+            for (const dim of shape) s.message(1, (d) => (typeof dim === 'number' ? d.varint(1, dim) : d.string(2, dim)));
+          });
+        }),
+      );
+    });
+    for (const output of outputs) {
+      graph.message(12, (info) => {
+        info.string(1, output);
+        info.message(2, (t) => t.message(1, (tensor) => tensor.varint(1, ONNX_TYPE.float)));
+      });
+    }
+  });
+  writer.message(8, (opset) => {
+    opset.string(1, '');
+    opset.varint(2, OPSET_VERSION);
+  });
+  return writer.finish();
+}
+
+function writeAttribute(writer: ProtoWriter, name: string, attribute: Attribute): void {
+  const types = { float: 1, int: 2, string: 3, ints: 7 } as const;
+  writer.string(1, name);
+  switch (attribute.type) {
+    case 'float':
+      writer.float(2, attribute.value);
+      break;
+    case 'int':
+      writer.varint(3, attribute.value);
+      break;
+    case 'string':
+      writer.string(4, attribute.value);
+      break;
+    case 'ints':
+      writer.packedVarints(8, attribute.value);
+      break;
+  }
+  writer.varint(20, types[attribute.type]);
+}
