@@ -110,7 +110,7 @@ async function filesUnder(directory: string): Promise<string[]> {
 test('the bundled registry is valid: every model pinned, permissively licensed, with files', () => {
   const registry = ModelRegistry.load();
   assert.ok(registry.models.length >= 17);
-  const upscalers = registry.packages.filter((p) => p.package.startsWith('@upscalerjs/'));
+  const upscalers = registry.packages.filter((p) => p.package.startsWith('@upscalerjs/esrgan-'));
   assert.equal(upscalers.length, 4, 'the upscaler models come in four tarballs');
   for (const model of registry.models) {
     // A loader opens the first file: a tfjs model.json (layers or graph) or an ONNX file, which holds its weights.
