@@ -1,3 +1,4 @@
+import { clipParameters } from './clip.js';
 import { vanishingPointOf, type PinholeCamera } from './camera.js';
 import { segmentLength, type LineSegment } from './segments.js';
 import { segmentTolerance, vanishingErrors } from './vanishing-points.js';
@@ -176,23 +177,7 @@ function cross3(a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
 }
 
 function segmentCrossesGrid(x0: number, y0: number, x1: number, y1: number, width: number, height: number): boolean {
-  let t0 = 0;
-  let t1 = 1;
-  const dx = x1 - x0;
-  const dy = y1 - y0;
-  const clip = (p: number, q: number): boolean => {
-    if (p === 0) return q >= 0;
-    const r = q / p;
-    if (p < 0) {
-      if (r > t1) return false;
-      if (r > t0) t0 = r;
-    } else {
-      if (r < t0) return false;
-      if (r < t1) t1 = r;
-    }
-    return true;
-  };
-  return clip(-dx, x0) && clip(dx, width - x0) && clip(-dy, y0) && clip(dy, height - y0);
+  return clipParameters(x0, y0, x1, y1, width, height) !== undefined;
 }
 
 /**
@@ -213,23 +198,11 @@ export function drawSegment(
   const length = Math.hypot(x1 - x0, y1 - y0);
   if (length <= 2 * inset) return false;
   // Clip to the grid first: swept segments can be far longer than the grid.
-  let t0 = inset / length;
-  let t1 = 1 - inset / length;
+  const range = clipParameters(x0, y0, x1, y1, width - 1e-6, height - 1e-6, inset / length, 1 - inset / length);
+  if (!range) return false;
+  const [t0, t1] = range;
   const dx = x1 - x0;
   const dy = y1 - y0;
-  const clip = (p: number, q: number): boolean => {
-    if (p === 0) return q >= 0;
-    const r = q / p;
-    if (p < 0) {
-      if (r > t1) return false;
-      if (r > t0) t0 = r;
-    } else {
-      if (r < t0) return false;
-      if (r < t1) t1 = r;
-    }
-    return true;
-  };
-  if (!(clip(-dx, x0) && clip(dx, width - 1e-6 - x0) && clip(-dy, y0) && clip(dy, height - 1e-6 - y0))) return false;
   const steps = Math.ceil((t1 - t0) * length * 1.5) + 1;
   for (let s = 0; s <= steps; s++) {
     const t = t0 + ((t1 - t0) * s) / steps;

@@ -1,3 +1,4 @@
+import { clipParameters } from './clip.js';
 import { cameraToWorld, worldToCamera, type PinholeCamera } from './camera.js';
 import type { Vec3 } from './vec3.js';
 
@@ -146,24 +147,11 @@ export function projectSegment(camera: PinholeCamera, a: Readonly<Vec3>, b: Read
 
 /** Liang–Barsky clipping of a segment to [0, width] × [0, height]. */
 export function clipSegment(x0: number, y0: number, x1: number, y1: number, width: number, height: number): [[number, number], [number, number]] | undefined {
-  let t0 = 0;
-  let t1 = 1;
+  const range = clipParameters(x0, y0, x1, y1, width, height);
+  if (!range || range[1] - range[0] <= 0) return undefined;
+  const [t0, t1] = range;
   const dx = x1 - x0;
   const dy = y1 - y0;
-  const clip = (p: number, q: number): boolean => {
-    if (p === 0) return q >= 0;
-    const r = q / p;
-    if (p < 0) {
-      if (r > t1) return false;
-      if (r > t0) t0 = r;
-    } else {
-      if (r < t0) return false;
-      if (r < t1) t1 = r;
-    }
-    return true;
-  };
-  if (!(clip(-dx, x0) && clip(dx, width - x0) && clip(-dy, y0) && clip(dy, height - y0))) return undefined;
-  if (t1 - t0 <= 0) return undefined;
   return [
     [x0 + t0 * dx, y0 + t0 * dy],
     [x0 + t1 * dx, y0 + t1 * dy],
