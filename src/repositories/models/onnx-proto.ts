@@ -79,7 +79,8 @@ function writeNode(writer: ProtoWriter, node: OnnxNode): void {
   }
 }
 
-function writeAttribute(writer: ProtoWriter, name: string, attribute: OnnxAttribute): void {
+/** Writes one AttributeProto; shared by every ONNX graph the project builds. */
+export function writeAttribute(writer: ProtoWriter, name: string, attribute: OnnxAttribute): void {
   writer.string(1, name);
   switch (attribute.type) {
     case 'float':

@@ -1,4 +1,5 @@
 import { ProtoWriter } from './protobuf-writer.js';
+import { writeAttribute, type OnnxAttribute } from './onnx-proto.js';
 import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
 
 /**
@@ -41,11 +42,7 @@ type OnnxType = 'float' | 'int32' | 'int64' | 'bool';
 const ONNX_TYPE: Record<OnnxType, number> = { float: 1, int32: 6, int64: 7, bool: 9 };
 const TF_TYPE: Record<string, OnnxType> = { DT_FLOAT: 'float', DT_INT32: 'int32', DT_INT64: 'int64', DT_BOOL: 'bool' };
 
-type Attribute =
-  | { type: 'int'; value: number }
-  | { type: 'ints'; value: readonly number[] }
-  | { type: 'float'; value: number }
-  | { type: 'string'; value: string };
+type Attribute = OnnxAttribute;
 
 interface Node {
   opType: string;
@@ -453,24 +450,4 @@ function encode(lowering: NhwcLowering, outputs: readonly string[], inputSize: r
     opset.varint(2, OPSET_VERSION);
   });
   return writer.finish();
-}
-
-function writeAttribute(writer: ProtoWriter, name: string, attribute: Attribute): void {
-  const types = { float: 1, int: 2, string: 3, ints: 7 } as const;
-  writer.string(1, name);
-  switch (attribute.type) {
-    case 'float':
-      writer.float(2, attribute.value);
-      break;
-    case 'int':
-      writer.varint(3, attribute.value);
-      break;
-    case 'string':
-      writer.string(4, attribute.value);
-      break;
-    case 'ints':
-      writer.packedVarints(8, attribute.value);
-      break;
-  }
-  writer.varint(20, types[attribute.type]);
 }
