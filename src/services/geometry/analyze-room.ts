@@ -7,7 +7,7 @@ import {
   imageToFloor,
   type PinholeCamera,
 } from '../../vision/geometry/camera.js';
-import { fitLayout, type LayoutOptions } from '../../vision/geometry/layout.js';
+import { fitLayout, type LayoutFit, type LayoutOptions } from '../../vision/geometry/layout.js';
 import { detectOpenings, type Opening, type OpeningOptions } from '../../vision/geometry/openings.js';
 import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
 import { refineSegments } from '../../vision/geometry/refine-segments.js';
@@ -109,18 +109,12 @@ export interface RoomAnalysis {
   /** a·x + b·y + c = 0 in photo pixels, and where it crosses the image (null when it does not). */
   horizon: { a: number; b: number; c: number; from: Point | null; to: Point | null };
   lines: AnalysedLine[];
-  layout: {
+  /** The fit's scores as fitLayout reports them, with faces and box in photo pixels and metres. */
+  layout: Omit<LayoutFit, 'box'> & {
     faces: { label: FaceLabel; polygon: Point[]; share: number }[];
     boundaries: { between: [FaceLabel, FaceLabel]; from: Point; to: Point }[];
     /** The room box in metres, world frame with the camera at the origin (floor at −cameraHeight). */
     box: { left: number; right: number; front: number; floor: number; ceiling: number };
-    score: number;
-    orientationAgreement: number;
-    orientedShare: number;
-    lineSupport: number;
-    /** Score lead over the best visibly different layout. */
-    margin: number;
-    confidence: number;
   };
   /** Windows and doors on the walls; sizes in metres at the analysis's camera height. */
   openings: {

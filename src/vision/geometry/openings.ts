@@ -1,3 +1,4 @@
+import { bilinear, greyPlane } from './resample.js';
 import { cameraToWorld, worldToCamera, type PinholeCamera } from './camera.js';
 import { faceOfRay, FACE_LABELS, WALL_FRONT, WALL_LEFT, WALL_RIGHT, type FaceIndex, type FaceLabel, type RoomBox } from './room-box.js';
 import { segmentLength, type LineSegment } from './segments.js';
@@ -63,7 +64,7 @@ export function detectOpenings(
 ): Opening[] {
   const assumed = options.assumedCameraHeight ?? 1.5;
   const minScore = options.minScore ?? 0.5;
-  const luma = lumaOf(image);
+  const luma = greyPlane(image).data;
   const walls: Wall[] = [
     {
       face: WALL_FRONT,
@@ -417,28 +418,7 @@ function openingsOnWall(
   return out;
 }
 
-function lumaOf(image: RawImage): Float32Array {
-  const { width, height, channels, data } = image;
-  const luma = new Float32Array(width * height);
-  for (let i = 0, o = 0; i < luma.length; i++, o += channels) {
-    luma[i] = channels >= 3 ? 0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]! : data[o]!;
-  }
-  return luma;
-}
 
-function bilinear(plane: Float32Array, width: number, height: number, x: number, y: number): number {
-  const fx = Math.min(width - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(height - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(width - 1, x0 + 1);
-  const y1 = Math.min(height - 1, y0 + 1);
-  const tx = fx - x0;
-  const ty = fy - y0;
-  const top = plane[y0 * width + x0]! * (1 - tx) + plane[y0 * width + x1]! * tx;
-  const bottom = plane[y1 * width + x0]! * (1 - tx) + plane[y1 * width + x1]! * tx;
-  return top * (1 - ty) + bottom * ty;
-}
 
 function drawGrid(grid: Uint8Array, columns: number, rows: number, c0: number, r0: number, c1: number, r1: number): void {
   const steps = Math.ceil(Math.max(Math.abs(c1 - c0), Math.abs(r1 - r0))) + 1;
