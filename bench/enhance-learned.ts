@@ -16,8 +16,8 @@ import { enhancePhoto } from '../src/vision/enhance/enhance.js';
 import { measurePhoto, type PhotoMetrics } from '../src/vision/enhance/photo-metrics.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
+import { PHOTOS } from './shared-photos.js';
 
-const ROOMS = path.resolve(import.meta.dirname, '../../shared/testdata/rooms');
 const MODEL_DIR = path.resolve(import.meta.dirname, '../data/models/@upscalerjs/maxim-retouching@0.1.0/package/models');
 
 /** The pass/fail rules of bench/enhance-tone.ts (TOLERANCE and IMPROVEMENT there), repeated to judge every variant alike. */
@@ -62,11 +62,11 @@ async function main(): Promise<void> {
   const sessionMs = performance.now() - start;
   console.log(`converted in ${Math.round(conversionMs)} ms (${(onnx.length / 1e6).toFixed(1)} MB), session in ${Math.round(sessionMs)} ms`);
 
-  const manifest = fs.readFileSync(path.join(ROOMS, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.slice(0, l.indexOf(',')));
+  const manifest = fs.readFileSync(path.join(PHOTOS, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.slice(0, l.indexOf(',')));
   const photos = values.limit ? manifest.slice(0, Number(values.limit)) : manifest;
   const rows: { file: string; megapixels: number; before: PhotoMetrics; network: string; variants: Record<string, Variant> }[] = [];
   for (const file of photos) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(ROOMS, file)), { maxInputPixels: 60e6 });
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), { maxInputPixels: 60e6 });
     if (image.channels < 3) {
       console.log(`${file}: greyscale, skipped`);
       continue;

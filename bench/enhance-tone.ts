@@ -10,8 +10,8 @@ import { enhancePhoto, type EnhanceReport } from '../src/vision/enhance/enhance.
 import { comparePhotos, type PhotoMetrics } from '../src/vision/enhance/photo-metrics.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
+import { PHOTOS } from './shared-photos.js';
 
-const ROOMS = path.resolve(import.meta.dirname, '../../shared/testdata/rooms');
 const CONTACT_SHEET = path.resolve(import.meta.dirname, '../docs/images/enhance-contact-sheet.jpg');
 const LARGE_PHOTO = 'furnished_living_cluttered_01.jpg';
 const LARGE_RUNS = 3;
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const thumbs: { label: string; before: Buffer; after: Buffer }[] = [];
   for (const file of files) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(ROOMS, file)), { maxInputPixels: 60e6 });
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), { maxInputPixels: 60e6 });
     const runs: { milliseconds: number; cpuMilliseconds: number }[] = [];
     let result: ReturnType<typeof enhancePhoto> | undefined;
     for (let run = 0; run < (file === LARGE_PHOTO ? LARGE_RUNS : 1); run++) {
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
 }
 
 function readManifest(): string[] {
-  const lines = fs.readFileSync(path.join(ROOMS, 'MANIFEST.csv'), 'utf8').trim().split('\n');
+  const lines = fs.readFileSync(path.join(PHOTOS, 'MANIFEST.csv'), 'utf8').trim().split('\n');
   return lines.slice(1).map((line) => line.slice(0, line.indexOf(',')));
 }
 

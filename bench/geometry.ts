@@ -61,13 +61,11 @@ import { analyzeRoom, layoutLabels, type RoomAnalysis } from '../src/services/ge
 import { lsdLineSource, mlsdLineSource, type LineSource } from '../src/services/geometry/line-sources.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const PHOTOS = path.resolve(ROOT, '../shared/testdata/rooms');
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/geometry-contact-sheet.jpg');
 const TWELVE_MP_PHOTO = 'furnished_living_cluttered_01.jpg';
-const LIMITS = { maxInputPixels: 100_000_000 };
 const MLSD_MODEL = 'mlsd-512-large';
 /** Truth openings smaller than this share of the image are not counted for recall. */
 const MIN_OPENING_SHARE = 0.005;
@@ -302,7 +300,7 @@ async function scoreRender(analyzer: Analyzer, dir: string, variant: 'beauty' | 
   const file = path.join(dir, `${variant}.png`);
   if (!fs.existsSync(file)) return undefined;
   const truth = JSON.parse(fs.readFileSync(path.join(dir, 'truth.json'), 'utf8')) as Truth;
-  const { image } = await decodeImage(fs.readFileSync(file), LIMITS);
+  const { image } = await decodeImage(fs.readFileSync(file), PHOTO_LIMITS);
   const t0 = performance.now();
   const a = await analyzer.run(image);
   const ms = performance.now() - t0;
@@ -576,7 +574,7 @@ async function main(): Promise<void> {
   try {
     // Warm-up (model session, JIT).
     {
-      const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, 'furnished_bedroom_07.jpg')), LIMITS);
+      const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, 'furnished_bedroom_07.jpg')), PHOTO_LIMITS);
       await analyzer.run(image);
     }
 
@@ -656,7 +654,7 @@ async function main(): Promise<void> {
     if (!values['no-photos'] && fs.existsSync(LAYOUTS)) {
       const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];
       for (const drawn of layouts) {
-        const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, drawn.file)), LIMITS);
+        const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, drawn.file)), PHOTO_LIMITS);
         if (image.width !== drawn.width || image.height !== drawn.height) {
           throw new Error(`${drawn.file}: drawn at ${drawn.width}×${drawn.height}, photo is ${image.width}×${image.height}`);
         }
@@ -730,7 +728,7 @@ async function main(): Promise<void> {
       let size = '';
       for (let k = 0; k < 3; k++) {
         const t0 = performance.now();
-        const { image } = await decodeImage(bytes, LIMITS);
+        const { image } = await decodeImage(bytes, PHOTO_LIMITS);
         const t1 = performance.now();
         await analyzer.run(image);
         const t2 = performance.now();

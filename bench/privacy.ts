@@ -19,13 +19,10 @@ import { coverage, intersectionOverUnion, type Box } from '../src/vision/privacy
 import type { RawImage } from '../src/vision/raw-image.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { machineLine, writeSection } from './report.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS, TWELVE_MEGAPIXELS } from './shared-photos.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const PHOTOS = path.resolve(ROOT, '../shared/testdata/rooms');
 const BOXES = path.join(ROOT, 'bench/data/privacy-boxes.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/privacy-contact-sheet.jpg');
-const LIMITS = { maxInputPixels: 100_000_000 };
-const TWELVE_MEGAPIXELS = 12_000_000;
 /** Scored sizes: smaller faces and plates are listed in the hand boxes but count as ignore regions. */
 const MIN_FACE_HEIGHT = 24;
 const MIN_PLATE_WIDTH = 40;
@@ -109,7 +106,7 @@ async function main(): Promise<void> {
 
 async function load(file: string): Promise<{ image: RawImage; bytes: Buffer }> {
   const bytes = fs.readFileSync(path.join(PHOTOS, file));
-  return { image: (await decodeImage(bytes, LIMITS)).image, bytes };
+  return { image: (await decodeImage(bytes, PHOTO_LIMITS)).image, bytes };
 }
 
 function toBox([x, y, width, height]: Rect): Box {

@@ -13,13 +13,10 @@ import { detectSky } from '../src/vision/sky/detect-sky.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { computeSkyMatte } from '../src/vision/sky/sky-matte.js';
 import { machineLine, writeSection } from './report.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS, TWELVE_MEGAPIXELS } from './shared-photos.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const PHOTOS = path.resolve(ROOT, '../shared/testdata/rooms');
 const MASKS = path.join(ROOT, 'bench/data/sky-masks.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/sky-contact-sheet.jpg');
-const LIMITS = { maxInputPixels: 100_000_000 };
-const TWELVE_MEGAPIXELS = 12_000_000;
 const SHEET_ROW_HEIGHT = 360;
 /** Classifier thresholds that let any detected sky through as grey. */
 const ACCEPT_ANY_SKY = { blueBlueness: Number.POSITIVE_INFINITY, minGreyLuma: 0, greyBrightnessMargin: -1, maxStraightBorder: 1 };
@@ -63,7 +60,7 @@ async function main(): Promise<void> {
   const sheetRows: SheetRow[] = [];
   await warmUp(outlines[0]!);
   for (const outline of outlines) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, outline.file)), LIMITS);
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, outline.file)), PHOTO_LIMITS);
     if (image.width !== outline.width || image.height !== outline.height) {
       throw new Error(`${outline.file}: outline is ${outline.width}×${outline.height}, photo ${image.width}×${image.height}`);
     }
@@ -112,7 +109,7 @@ async function main(): Promise<void> {
 
 /** One untimed run, so that the first timed photo does not pay for compiling the code. */
 async function warmUp(outline: OutlinedSky): Promise<void> {
-  const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, outline.file)), LIMITS);
+  const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, outline.file)), PHOTO_LIMITS);
   replaceSky(image, loadCatalog().defaultSky);
 }
 
@@ -174,7 +171,7 @@ async function verdictsOnSharedSet(): Promise<string[]> {
   const lines: string[] = [];
   const files = fs.readdirSync(PHOTOS).filter((file) => /\.(jpe?g|png|webp)$/i.test(file)).sort();
   for (const file of files) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), LIMITS);
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), PHOTO_LIMITS);
     const { report } = replaceSky(image, loadCatalog().defaultSky);
     lines.push(`| ${file} | ${report.reason} | ${report.verdict ?? '—'} | ${report.skyFraction.toFixed(2)} | ${report.because} |`);
   }

@@ -18,9 +18,8 @@ import { splitAlpha, greyToRgb } from '../src/vision/channels.js';
 import { crop, luma, mean, meanGradient, median, psnr, ssim } from './image-quality.js';
 import { selfEnsemble } from './upscale-refinements.js';
 import { machineLine, writeSection } from './report.js';
+import { ROOT, PHOTOS } from './shared-photos.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const PHOTOS = path.resolve(ROOT, '../shared/testdata/rooms');
 const CROP = 240; // divisible by 2, 3, 4 and 6
 const only = process.argv.slice(2);
 
