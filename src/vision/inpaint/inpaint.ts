@@ -1,0 +1,300 @@
+import { resizeToLongSide } from '../geometry/resample.js';
+import type { RawImage } from '../raw-image.js';
+import { downsampleLevel, fillFromRim, type Level } from './level.js';
+import { addBilinear, dilate, holeDepth, PatchMatchLevel, type PatchMatchOptions } from './patch-match.js';
+import { IMAGE_PLANE, type Surface } from './surfaces.js';
+
+/** Which plane each pixel lies on, at any resolution (it is sampled nearest-neighbour). */
+export interface SurfaceMap {
+  surfaces: readonly Surface[];
+  /** Index into `surfaces` per pixel; values outside the list mean "no known plane". */
+  labels: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface InpaintInput {
+  /** RGB, 3 channels, the photo at full resolution. */
+  image: RawImage;
+  /** 1 where pixels are to be replaced, the photo's size. */
+  hole: Uint8Array;
+  /** 1 where nothing may be copied from (other objects, openings), the photo's size. */
+  excluded?: Uint8Array;
+  /** The room's planes; without them the search copies in image space (plain PatchMatch). */
+  surfaces?: SurfaceMap;
+}
+
+export interface InpaintOptions {
+  /** Longer side of the finest level the search runs on; larger photos get a final vote at full size. Default 1024. */
+  workingSize?: number;
+  /**
+   * Shorter side under which no coarser level is made. Default 64: on smaller images a patch sees too much of the
+   * room to tell floor from wall. Levels also stop once the hole is at most a patch deep.
+   */
+  coarsestSize?: number;
+  /** Patch half-size at every level. Default 3 (7×7). */
+  patchRadius?: number;
+  /** Half-size, in finest-level pixels, of the patches whose votes make the full-size result. Default 1. */
+  finalVoteRadius?: number;
+  /** Search-and-vote rounds per level (the coarsest gets twice as many). Default 4. */
+  iterations?: number;
+  /** PatchMatch passes per round. Default 2. */
+  searchPasses?: number;
+  /** Width in photo pixels of the feathered seam outside the hole. Default 2. */
+  seam?: number;
+  /** See PatchMatchOptions. */
+  scalePenalty?: number;
+  maxScale?: number;
+  /** Seed of the random search: the same input and seed give the same pixels. Default 1. */
+  seed?: number;
+  /** A group with fewer source pixels than this (finest level) copies from anywhere instead. Default 400. */
+  minSurfaceSources?: number;
+  signal?: AbortSignal;
+  progress?: (fraction: number) => void;
+}
+
+export interface InpaintResult {
+  image: RawImage;
+  report: {
+    levels: number;
+    working: { width: number; height: number };
+    /** Hole pixels per surface name at the finest level. */
+    holeBySurface: Record<string, number>;
+    milliseconds: number;
+  };
+}
+
+/**
+ * Fills the hole with texture copied from the rest of the photo: coarse-to-fine PatchMatch with voting (Wexler et al.
+ * 2007; Barnes et al. 2009), patches copied along the room's planes where they are known (Huang et al. 2014). Pixels
+ * outside the hole and its seam are returned untouched.
+ */
+export function inpaint(input: InpaintInput, options: InpaintOptions = {}): InpaintResult {
+  const started = performance.now();
+  const { image, hole } = input;
+  if (image.channels !== 3) throw new Error('inpaint works on RGB images');
+  const patchRadius = options.patchRadius ?? 3;
+  const matchOptions: PatchMatchOptions = {
+    patchRadius,
+    scalePenalty: options.scalePenalty ?? 0.5,
+    maxScale: options.maxScale ?? 3,
+  };
+  const random = xorshift(options.seed ?? 1);
+  const surfaces = [...(input.surfaces?.surfaces ?? []), IMAGE_PLANE];
+  const fallback = surfaces.length - 1;
+
+  const finest = finestLevel(input, options.workingSize ?? 1024, fallback);
+  const holeBySurface = demoteSparseSurfaces(finest, surfaces, fallback, options.minSurfaceSources ?? 400);
+  const levels: Level[] = [finest];
+  const coarsest = options.coarsestSize ?? 64;
+  for (;;) {
+    const last = levels.at(-1)!;
+    if (Math.min(last.width, last.height) / 2 < coarsest) break;
+    const depth = holeDepth(last.hole, last.width, last.height).reduce((a, b) => Math.max(a, b), 0);
+    if (depth <= 2 * patchRadius) break;
+    levels.push(downsampleLevel(last));
+  }
+
+  const iterations = options.iterations ?? 4;
+  const passes = options.searchPasses ?? 2;
+  let coarser: PatchMatchLevel | undefined;
+  const work = levels.map((l) => l.width * l.height);
+  const totalWork = work.reduce((a, b) => a + b, 0);
+  let done = 0;
+  for (let index = levels.length - 1; index >= 0; index--) {
+    const level = levels[index]!;
+    if (coarser) upsampleHoleColours(coarser.level, level);
+    else fillFromRim(level);
+    const matcher = new PatchMatchLevel(level, surfaces, fallback, matchOptions, random);
+    matcher.initialise(coarser);
+    const rounds = coarser ? iterations : 2 * iterations;
+    for (let round = 0; round < rounds; round++) {
+      for (let pass = 0; pass < passes; pass++) matcher.search(round * passes + pass);
+      matcher.vote();
+      options.signal?.throwIfAborted();
+    }
+    done += work[index]!;
+    options.progress?.(0.9 * (done / totalWork));
+    coarser = matcher;
+  }
+
+  const output = finalVote(input, coarser!, options.finalVoteRadius ?? 1, options.seam ?? 2);
+  options.progress?.(1);
+  return {
+    image: output,
+    report: {
+      levels: levels.length,
+      working: { width: finest.width, height: finest.height },
+      holeBySurface,
+      milliseconds: Math.round(performance.now() - started),
+    },
+  };
+}
+
+/** The photo at the working size, with the hole and the exclusions pooled (a pixel is hole if any part of it is). */
+function finestLevel(input: InpaintInput, workingSize: number, fallback: number): Level {
+  const { image } = input;
+  const small = resizeToLongSide(image, workingSize);
+  const { width, height } = small;
+  const scale = image.width / width;
+  const colour = Float32Array.from(small.data);
+  const hole = poolMax(input.hole, image.width, image.height, width, height);
+  const excluded = input.excluded ? poolMax(input.excluded, image.width, image.height, width, height) : new Uint8Array(width * height);
+  const group = new Uint8Array(width * height).fill(fallback);
+  const map = input.surfaces;
+  if (map) {
+    for (let y = 0; y < height; y++) {
+      const ly = Math.min(map.height - 1, Math.floor(((y + 0.5) / height) * map.height));
+      for (let x = 0; x < width; x++) {
+        const lx = Math.min(map.width - 1, Math.floor(((x + 0.5) / width) * map.width));
+        const label = map.labels[ly * map.width + lx]!;
+        group[y * width + x] = label < fallback ? label : fallback;
+      }
+    }
+  }
+  return { width, height, colour, hole, excluded, group, scale };
+}
+
+/** Surfaces with too little to copy from hand their pixels to the image-plane fallback. */
+function demoteSparseSurfaces(level: Level, surfaces: readonly Surface[], fallback: number, minimum: number): Record<string, number> {
+  const sources = new Array<number>(surfaces.length).fill(0);
+  for (let i = 0; i < level.group.length; i++) if (!level.hole[i] && !level.excluded[i]) sources[level.group[i]!]!++;
+  for (let i = 0; i < level.group.length; i++) {
+    const g = level.group[i]!;
+    if (g !== fallback && sources[g]! < minimum) level.group[i] = fallback;
+  }
+  const holeBySurface: Record<string, number> = {};
+  for (let i = 0; i < level.group.length; i++) {
+    if (!level.hole[i]) continue;
+    const name = surfaces[level.group[i]!]!.name;
+    holeBySurface[name] = (holeBySurface[name] ?? 0) + 1;
+  }
+  return holeBySurface;
+}
+
+/** A pixel of the smaller mask is set when any photo pixel it covers is. */
+function poolMax(mask: Uint8Array, width: number, height: number, outWidth: number, outHeight: number): Uint8Array {
+  const out = new Uint8Array(outWidth * outHeight);
+  for (let y = 0; y < height; y++) {
+    const oy = Math.min(outHeight - 1, Math.floor((y * outHeight) / height));
+    for (let x = 0; x < width; x++) {
+      if (mask[y * width + x]) out[oy * outWidth + Math.min(outWidth - 1, Math.floor((x * outWidth) / width))] = 1;
+    }
+  }
+  return out;
+}
+
+/** Starts the finer level's hole from the coarser level's result. */
+function upsampleHoleColours(coarse: Level, fine: Level): void {
+  const sums = new Float32Array(3);
+  const ratio = coarse.width / fine.width;
+  const ratioY = coarse.height / fine.height;
+  for (let y = 0; y < fine.height; y++) {
+    for (let x = 0; x < fine.width; x++) {
+      const i = y * fine.width + x;
+      if (!fine.hole[i]) continue;
+      sums.fill(0);
+      addBilinear(coarse.colour, coarse.width, coarse.height, (x + 0.5) * ratio, (y + 0.5) * ratioY, 1, sums, 0);
+      fine.colour.set(sums, 3 * i);
+    }
+  }
+}
+
+/**
+ * The full-size result: every patch of the finest field votes, with its cost's weight, for the photo pixels it
+ * covers, sampling the full-size photo through its plane offset; so the fill carries the photo's own resolution.
+ * Hole pixels take the vote; a seam of `seam` pixels around them blends vote and original.
+ */
+function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number, seam: number): RawImage {
+  const { image, hole } = input;
+  const { width, height } = image;
+  const level = matcher.level;
+  const { field } = matcher;
+  const s = level.scale;
+  const alpha = seamAlpha(hole, width, height, seam);
+  // Compact indexing of the pixels that get a value.
+  const index = new Int32Array(width * height).fill(-1);
+  let count = 0;
+  for (let i = 0; i < alpha.length; i++) if (alpha[i]! > 0) index[i] = count++;
+  const sums = new Float32Array(count * 3);
+  const weights = new Float32Array(count);
+  const costs: number[] = [];
+  for (let t = 0; t < field.targets.length; t++) if (field.cost[t]! < Infinity) costs.push(field.cost[t]! / (3 * field.support[t]!));
+  costs.sort((a, b) => a - b);
+  const variance = Math.max(1, costs[Math.floor(0.75 * (costs.length - 1))] ?? 1);
+  for (let t = 0; t < field.targets.length; t++) {
+    if (!(field.cost[t]! < Infinity)) continue;
+    const p = field.targets[t]!;
+    const px = p % level.width;
+    const py = (p - px) / level.width;
+    const group = level.group[p]!;
+    const weight = Math.exp(-field.cost[t]! / (3 * field.support[t]!) / (2 * variance));
+    // The copy map at full size, linearised at the patch centre.
+    const cx = (px + 0.5) * s;
+    const cy = (py + 0.5) * s;
+    const ox = field.offsetX[t]!;
+    const oy = field.offsetY[t]!;
+    const [sx, sy] = matcher.mapThroughPlane(group, px + 0.5, py + 0.5, ox, oy);
+    const [ax, ay] = matcher.mapThroughPlane(group, px + 1.5, py + 0.5, ox, oy);
+    const [bx, by] = matcher.mapThroughPlane(group, px + 0.5, py + 1.5, ox, oy);
+    const j00 = ax - sx;
+    const j01 = bx - sx;
+    const j10 = ay - sy;
+    const j11 = by - sy;
+    const x0 = Math.max(0, Math.floor((px - radius) * s));
+    const x1 = Math.min(width, Math.ceil((px + radius + 1) * s));
+    const y0 = Math.max(0, Math.floor((py - radius) * s));
+    const y1 = Math.min(height, Math.ceil((py + radius + 1) * s));
+    for (let y = y0; y < y1; y++) {
+      const dy = (y + 0.5 - cy) / s;
+      for (let x = x0; x < x1; x++) {
+        const k = index[y * width + x]!;
+        if (k < 0) continue;
+        const dx = (x + 0.5 - cx) / s;
+        // Level-pixel source position, then to photo pixels.
+        const ux = (sx + j00 * dx + j01 * dy) * s;
+        const uy = (sy + j10 * dx + j11 * dy) * s;
+        addBilinear(image.data, width, height, ux, uy, weight, sums, 3 * k);
+        weights[k]! += weight;
+      }
+    }
+  }
+  const out = new Uint8Array(image.data);
+  for (let i = 0; i < alpha.length; i++) {
+    const k = index[i]!;
+    if (k < 0 || !(weights[k]! > 0)) continue;
+    const a = alpha[i]!;
+    for (let c = 0; c < 3; c++) {
+      const fill = sums[3 * k + c]! / weights[k]!;
+      out[3 * i + c] = Math.max(0, Math.min(255, Math.round(a * fill + (1 - a) * image.data[3 * i + c]!)));
+    }
+  }
+  return { data: out, width, height, channels: 3 };
+}
+
+/** 1 inside the hole, falling linearly to 0 over `seam` pixels outside it, 0 elsewhere. */
+function seamAlpha(hole: Uint8Array, width: number, height: number, seam: number): Float32Array {
+  const alpha = new Float32Array(width * height);
+  let ring = hole;
+  for (let i = 0; i < hole.length; i++) if (hole[i]) alpha[i] = 1;
+  for (let step = 1; step <= seam; step++) {
+    const grown = dilate(ring, width, height, 1);
+    const value = 1 - step / (seam + 1);
+    for (let i = 0; i < grown.length; i++) if (grown[i] && !ring[i]) alpha[i] = value;
+    ring = grown;
+  }
+  return alpha;
+}
+
+/** A small deterministic generator (xorshift32) in [0, 1). */
+function xorshift(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state / 4294967296;
+  };
+}

@@ -1,0 +1,438 @@
+import type { Level } from './level.js';
+import { scaledSurface, type Surface } from './surfaces.js';
+
+/**
+ * The nearest-neighbour field of one pyramid level: for every pixel whose patch overlaps the hole (a target), an
+ * offset in its surface's plane coordinates. The patch around target p is copied from
+ * fromPlane(toPlane(p + δ) + offset): a translation along the plane, seen through the camera. Plane offsets do not
+ * depend on the image's resolution, so a field carries over to the next finer level as it is.
+ */
+export interface NearestNeighbourField {
+  targets: Int32Array;
+  offsetX: Float32Array;
+  offsetY: Float32Array;
+  /** Sum of squared RGB differences over the patch's in-image pixels; Infinity while the target has no valid source. */
+  cost: Float32Array;
+  /** Summed confidence of each target's in-image patch pixels (the cost's denominator). */
+  support: Float32Array;
+}
+
+export interface PatchMatchOptions {
+  /** Patch half-size: patches are (2r+1)². Default 3. */
+  patchRadius: number;
+  /** Weight of the scale change between target and source patches in the cost: 1 + w·|ln det J|. Default 0.5. */
+  scalePenalty: number;
+  /** Largest area scale between a source patch and its target, either way. Default 3. */
+  maxScale: number;
+}
+
+/** The search state of one level: the level, its surfaces at the level's scale and where one may copy from. */
+export class PatchMatchLevel {
+  readonly field: NearestNeighbourField;
+  private readonly toPlane: Float64Array;
+  private readonly fromPlane: Float64Array;
+  /** 1 where a whole patch centred here is known, in the image and allowed as a source. */
+  private readonly sourceOk: Uint8Array;
+  /** Source pixels of each surface group, for random restarts. */
+  private readonly sourcesByGroup: Int32Array[];
+  /** Pixel index → target index, −1 elsewhere. */
+  private readonly targetOf: Int32Array;
+  /** Groups whose targets may copy from any surface (the image-plane fallback). */
+  private readonly anyGroup: number;
+  /**
+   * How much each pixel's current value is trusted: 1 outside the hole, falling by 1.3 per pixel of depth inside it
+   * (Wexler et al. 2007), so matches are steered by the hole's rim rather than by the blurry guess in its middle.
+   */
+  private readonly confidence: Float32Array;
+
+  constructor(
+    readonly level: Level,
+    surfaces: readonly Surface[],
+    /** Index of the surface that stands for "no known plane": it may copy from anywhere. */
+    fallbackGroup: number,
+    private readonly options: PatchMatchOptions,
+    private readonly random: () => number,
+  ) {
+    const { width, height } = level;
+    this.anyGroup = fallbackGroup;
+    this.toPlane = new Float64Array(surfaces.length * 9);
+    this.fromPlane = new Float64Array(surfaces.length * 9);
+    surfaces.forEach((surface, g) => {
+      const scaled = scaledSurface(surface, level.scale);
+      this.toPlane.set(scaled.toPlane, g * 9);
+      this.fromPlane.set(scaled.fromPlane, g * 9);
+    });
+    this.sourceOk = sourceMask(level, options.patchRadius);
+    this.confidence = rimConfidence(level.hole, width, height);
+    const lists: number[][] = surfaces.map(() => []);
+    for (let i = 0; i < width * height; i++) if (this.sourceOk[i]) lists[level.group[i]!]?.push(i);
+    const everywhere: number[] = [];
+    for (let i = 0; i < width * height; i++) if (this.sourceOk[i]) everywhere.push(i);
+    lists[fallbackGroup] = everywhere;
+    this.sourcesByGroup = lists.map((list) => Int32Array.from(list));
+
+    const targets = targetPixels(level, options.patchRadius);
+    this.targetOf = new Int32Array(width * height).fill(-1);
+    targets.forEach((p, t) => (this.targetOf[p] = t));
+    this.field = {
+      targets,
+      offsetX: new Float32Array(targets.length),
+      offsetY: new Float32Array(targets.length),
+      cost: new Float32Array(targets.length).fill(Infinity),
+      support: new Float32Array(targets.length),
+    };
+    for (let t = 0; t < targets.length; t++) this.field.support[t] = patchSupport(targets[t]!, this.confidence, width, height, options.patchRadius);
+  }
+
+  /** Whether a group has anywhere to copy from. */
+  hasSources(group: number): boolean {
+    return (this.sourcesByGroup[group]?.length ?? 0) > 0;
+  }
+
+  /** Starts every target from the coarser level's offset at the same place, or from a random source. */
+  initialise(coarser?: PatchMatchLevel): void {
+    const { field, level } = this;
+    for (let t = 0; t < field.targets.length; t++) {
+      const p = field.targets[t]!;
+      let placed = false;
+      if (coarser) {
+        const x = p % level.width;
+        const y = (p - x) / level.width;
+        const cx = Math.min(coarser.level.width - 1, x >> 1);
+        const cy = Math.min(coarser.level.height - 1, y >> 1);
+        const c = coarser.targetOf[cy * coarser.level.width + cx]!;
+        if (c >= 0 && coarser.level.group[coarser.field.targets[c]!] === level.group[p]) {
+          placed = this.consider(t, coarser.field.offsetX[c]!, coarser.field.offsetY[c]!, true);
+        }
+      }
+      for (let attempt = 0; !placed && attempt < 8; attempt++) placed = this.considerRandomSource(t, true);
+    }
+  }
+
+  /** One PatchMatch pass: propagation from the two already-visited neighbours, then a shrinking random search. */
+  search(pass: number): void {
+    const { field, level } = this;
+    const { width } = level;
+    const forward = pass % 2 === 0;
+    const count = field.targets.length;
+    const radius0 = Math.max(level.width, level.height) / 2;
+    for (let k = 0; k < count; k++) {
+      const t = forward ? k : count - 1 - k;
+      const p = field.targets[t]!;
+      const x = p % width;
+      const step = forward ? -1 : 1;
+      const horizontal = x + step >= 0 && x + step < width ? this.targetOf[p + step]! : -1;
+      const vertical = this.targetOf[p + step * width] ?? -1;
+      for (const n of [horizontal, vertical]) {
+        if (n >= 0 && level.group[field.targets[n]!] === level.group[p] && field.cost[n]! < Infinity) {
+          this.consider(t, field.offsetX[n]!, field.offsetY[n]!, false);
+        }
+      }
+      if (field.cost[t] === Infinity) {
+        this.considerRandomSource(t, false);
+        continue;
+      }
+      const [sx, sy] = this.sourceOf(t, p);
+      for (let radius = radius0; radius >= 1; radius /= 2) {
+        const cx = sx + radius * (2 * this.random() - 1);
+        const cy = sy + radius * (2 * this.random() - 1);
+        this.considerSourceAt(t, cx, cy);
+      }
+    }
+  }
+
+  /**
+   * Replaces every hole pixel with the weighted mean of what the patches covering it would put there (Wexler et al.
+   * 2007): weights fall with the patch's cost, scaled by the 75th percentile of the costs.
+   */
+  vote(): void {
+    const { field, level } = this;
+    const { width, height, colour, hole } = level;
+    const r = this.options.patchRadius;
+    const sums = new Float32Array(width * height * 3);
+    const weights = new Float32Array(width * height);
+    const variance = Math.max(1, percentile(meanCosts(field), 0.75));
+    const jacobian = new Float64Array(4);
+    for (let t = 0; t < field.targets.length; t++) {
+      if (!(field.cost[t]! < Infinity)) continue;
+      const p = field.targets[t]!;
+      const px = p % width;
+      const py = (p - px) / width;
+      const meanCost = field.cost[t]! / (3 * field.support[t]!);
+      const weight = this.confidence[p]! * Math.exp(-meanCost / (2 * variance));
+      const [sx, sy] = this.sourceOf(t, p);
+      this.jacobianAt(level.group[p]!, px + 0.5, py + 0.5, field.offsetX[t]!, field.offsetY[t]!, jacobian);
+      for (let dy = -r; dy <= r; dy++) {
+        const qy = py + dy;
+        if (qy < 0 || qy >= height) continue;
+        for (let dx = -r; dx <= r; dx++) {
+          const qx = px + dx;
+          if (qx < 0 || qx >= width) continue;
+          const q = qy * width + qx;
+          if (!hole[q]) continue;
+          const ux = sx + jacobian[0]! * dx + jacobian[1]! * dy;
+          const uy = sy + jacobian[2]! * dx + jacobian[3]! * dy;
+          addBilinear(colour, width, height, ux, uy, weight, sums, 3 * q);
+          weights[q]! += weight;
+        }
+      }
+    }
+    for (let q = 0; q < width * height; q++) {
+      const w = weights[q]!;
+      if (!hole[q] || w <= 0) continue;
+      colour[3 * q] = sums[3 * q]! / w;
+      colour[3 * q + 1] = sums[3 * q + 1]! / w;
+      colour[3 * q + 2] = sums[3 * q + 2]! / w;
+    }
+  }
+
+  /** The level-pixel position target t copies its centre from. */
+  sourceOf(t: number, p = this.field.targets[t]!): [number, number] {
+    const x = p % this.level.width;
+    const y = (p - x) / this.level.width;
+    return this.mapThroughPlane(this.level.group[p]!, x + 0.5, y + 0.5, this.field.offsetX[t]!, this.field.offsetY[t]!);
+  }
+
+  /** fromPlane(toPlane(x, y) + offset) for a group, in continuous level pixels. */
+  mapThroughPlane(group: number, x: number, y: number, ox: number, oy: number): [number, number] {
+    const h = this.toPlane;
+    const k = group * 9;
+    const w0 = h[k + 6]! * x + h[k + 7]! * y + h[k + 8]!;
+    const u = (h[k]! * x + h[k + 1]! * y + h[k + 2]!) / w0 + ox;
+    const v = (h[k + 3]! * x + h[k + 4]! * y + h[k + 5]!) / w0 + oy;
+    const f = this.fromPlane;
+    const w1 = f[k + 6]! * u + f[k + 7]! * v + f[k + 8]!;
+    return [(f[k]! * u + f[k + 1]! * v + f[k + 2]!) / w1, (f[k + 3]! * u + f[k + 4]! * v + f[k + 5]!) / w1];
+  }
+
+  /** The plane offset that copies target t's centre from level position (x, y). */
+  private offsetTo(group: number, px: number, py: number, x: number, y: number): [number, number] {
+    const h = this.toPlane;
+    const k = group * 9;
+    const wp = h[k + 6]! * px + h[k + 7]! * py + h[k + 8]!;
+    const ws = h[k + 6]! * x + h[k + 7]! * y + h[k + 8]!;
+    return [
+      (h[k]! * x + h[k + 1]! * y + h[k + 2]!) / ws - (h[k]! * px + h[k + 1]! * py + h[k + 2]!) / wp,
+      (h[k + 3]! * x + h[k + 4]! * y + h[k + 5]!) / ws - (h[k + 3]! * px + h[k + 4]! * py + h[k + 5]!) / wp,
+    ];
+  }
+
+  /** Derivatives of the copy map at (x, y): how a step in the target patch moves in the source, row-major 2×2. */
+  private jacobianAt(group: number, x: number, y: number, ox: number, oy: number, out: Float64Array): void {
+    const [x0, y0] = this.mapThroughPlane(group, x, y, ox, oy);
+    const [x1, y1] = this.mapThroughPlane(group, x + 1, y, ox, oy);
+    const [x2, y2] = this.mapThroughPlane(group, x, y + 1, ox, oy);
+    out[0] = x1 - x0;
+    out[1] = x2 - x0;
+    out[2] = y1 - y0;
+    out[3] = y2 - y0;
+  }
+
+  private considerRandomSource(t: number, force: boolean): boolean {
+    const p = this.field.targets[t]!;
+    const list = this.sourcesByGroup[this.level.group[p]!];
+    if (!list || list.length === 0) return false;
+    const s = list[Math.floor(this.random() * list.length)]!;
+    const x = s % this.level.width;
+    const y = (s - x) / this.level.width;
+    return this.considerSourceAt(t, x + 0.5, y + 0.5, force);
+  }
+
+  private considerSourceAt(t: number, x: number, y: number, force = false): boolean {
+    const p = this.field.targets[t]!;
+    const px = p % this.level.width;
+    const py = (p - px) / this.level.width;
+    const [ox, oy] = this.offsetTo(this.level.group[p]!, px + 0.5, py + 0.5, x, y);
+    return this.consider(t, ox, oy, force);
+  }
+
+  private readonly scratchJacobian = new Float64Array(4);
+
+  /** Takes the offset for target t when its patch matches better than the current one (or always, with force). */
+  private consider(t: number, ox: number, oy: number, force: boolean): boolean {
+    const { level, field, options } = this;
+    const { width, height, colour, group } = level;
+    const confidence = this.confidence;
+    const p = field.targets[t]!;
+    const px = p % width;
+    const py = (p - px) / width;
+    const g = group[p]!;
+    const [sx, sy] = this.mapThroughPlane(g, px + 0.5, py + 0.5, ox, oy);
+    if (!(sx >= 0 && sy >= 0 && sx < width && sy < height)) return false;
+    const s = Math.floor(sy) * width + Math.floor(sx);
+    if (!this.sourceOk[s] || (g !== this.anyGroup && group[s] !== g)) return false;
+    const j = this.scratchJacobian;
+    this.jacobianAt(g, px + 0.5, py + 0.5, ox, oy, j);
+    const det = Math.abs(j[0]! * j[3]! - j[1]! * j[2]!);
+    if (!(det > 1 / options.maxScale && det < options.maxScale)) return false;
+    const penalty = 1 + options.scalePenalty * Math.abs(Math.log(det));
+    const best = force ? Infinity : field.cost[t]! / penalty;
+    const r = options.patchRadius;
+    let sum = 0;
+    for (let dy = -r; dy <= r && sum < best; dy++) {
+      const qy = py + dy;
+      if (qy < 0 || qy >= height) continue;
+      for (let dx = -r; dx <= r; dx++) {
+        const qx = px + dx;
+        if (qx < 0 || qx >= width) continue;
+        const ux = Math.floor(sx + j[0]! * dx + j[1]! * dy);
+        const uy = Math.floor(sy + j[2]! * dx + j[3]! * dy);
+        if (ux < 0 || uy < 0 || ux >= width || uy >= height) return false;
+        const q = qy * width + qx;
+        const a = 3 * q;
+        const b = 3 * (uy * width + ux);
+        const d0 = colour[a]! - colour[b]!;
+        const d1 = colour[a + 1]! - colour[b + 1]!;
+        const d2 = colour[a + 2]! - colour[b + 2]!;
+        sum += confidence[q]! * (d0 * d0 + d1 * d1 + d2 * d2);
+      }
+    }
+    const cost = sum * penalty;
+    if (!force && !(cost < field.cost[t]!)) return false;
+    field.offsetX[t] = ox;
+    field.offsetY[t] = oy;
+    field.cost[t] = cost;
+    return true;
+  }
+}
+
+/** Pixels whose (2r+1)² patch lies in the image and holds no hole and no excluded pixel. */
+function sourceMask(level: Level, r: number): Uint8Array {
+  const { width, height, hole, excluded } = level;
+  const blocked = new Uint8Array(width * height);
+  for (let i = 0; i < blocked.length; i++) blocked[i] = hole[i] || excluded[i] ? 1 : 0;
+  const near = dilate(blocked, width, height, r);
+  const ok = new Uint8Array(width * height);
+  for (let y = r; y < height - r; y++) {
+    for (let x = r; x < width - r; x++) ok[y * width + x] = near[y * width + x] ? 0 : 1;
+  }
+  return ok;
+}
+
+/** 1 outside the hole, 1.3^−d inside it at chessboard distance d from the nearest known pixel. */
+function rimConfidence(hole: Uint8Array, width: number, height: number): Float32Array {
+  const depth = holeDepth(hole, width, height);
+  const confidence = new Float32Array(width * height);
+  for (let i = 0; i < depth.length; i++) confidence[i] = Math.pow(1.3, -depth[i]!);
+  return confidence;
+}
+
+/** Chessboard distance of each hole pixel to the nearest known pixel (0 outside the hole; the hole's size if none is known). */
+export function holeDepth(hole: Uint8Array, width: number, height: number): Uint16Array {
+  const depth = new Uint16Array(width * height);
+  let known: Uint8Array = new Uint8Array(width * height);
+  let remaining = 0;
+  for (let i = 0; i < known.length; i++) {
+    known[i] = hole[i] ? 0 : 1;
+    if (hole[i]) remaining++;
+  }
+  if (remaining === known.length) return depth.fill(Math.min(65535, Math.max(width, height)));
+  for (let d = 1; remaining > 0; d++) {
+    const grown = dilate(known, width, height, 1);
+    for (let i = 0; i < grown.length; i++) {
+      if (grown[i] && !known[i]) {
+        depth[i] = d;
+        remaining--;
+      }
+    }
+    known = grown;
+  }
+  return depth;
+}
+
+/** Pixels whose patch overlaps the hole, in raster order. */
+function targetPixels(level: Level, r: number): Int32Array {
+  const near = dilate(level.hole, level.width, level.height, r);
+  const out: number[] = [];
+  for (let i = 0; i < near.length; i++) if (near[i]) out.push(i);
+  return Int32Array.from(out);
+}
+
+function patchSupport(p: number, confidence: Float32Array, width: number, height: number, r: number): number {
+  const x = p % width;
+  const y = (p - x) / width;
+  let sum = 0;
+  for (let qy = Math.max(0, y - r); qy <= Math.min(height - 1, y + r); qy++) {
+    for (let qx = Math.max(0, x - r); qx <= Math.min(width - 1, x + r); qx++) sum += confidence[qy * width + qx]!;
+  }
+  return sum;
+}
+
+/** Square (Chebyshev) dilation, separable. */
+export function dilate(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
+  if (r <= 0) return mask.slice();
+  const rows = new Uint8Array(mask.length);
+  for (let y = 0; y < height; y++) {
+    let last = -Infinity;
+    // Left to right then right to left: distance to the nearest set pixel on the row.
+    for (let x = 0; x < width; x++) {
+      if (mask[y * width + x]) last = x;
+      if (x - last <= r) rows[y * width + x] = 1;
+    }
+    last = Infinity;
+    for (let x = width - 1; x >= 0; x--) {
+      if (mask[y * width + x]) last = x;
+      if (last - x <= r) rows[y * width + x] = 1;
+    }
+  }
+  const out = new Uint8Array(mask.length);
+  for (let x = 0; x < width; x++) {
+    let last = -Infinity;
+    for (let y = 0; y < height; y++) {
+      if (rows[y * width + x]) last = y;
+      if (y - last <= r) out[y * width + x] = 1;
+    }
+    last = Infinity;
+    for (let y = height - 1; y >= 0; y--) {
+      if (rows[y * width + x]) last = y;
+      if (last - y <= r) out[y * width + x] = 1;
+    }
+  }
+  return out;
+}
+
+/** Adds weight × the bilinear sample at continuous (x, y) of an interleaved RGB float image into sums[at…at+2]. */
+export function addBilinear(
+  colour: Float32Array | Uint8Array,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  weight: number,
+  sums: Float32Array,
+  at: number,
+): void {
+  const fx = Math.min(width - 1, Math.max(0, x - 0.5));
+  const fy = Math.min(height - 1, Math.max(0, y - 0.5));
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const x1 = Math.min(width - 1, x0 + 1);
+  const y1 = Math.min(height - 1, y0 + 1);
+  const tx = fx - x0;
+  const ty = fy - y0;
+  const w00 = weight * (1 - tx) * (1 - ty);
+  const w01 = weight * tx * (1 - ty);
+  const w10 = weight * (1 - tx) * ty;
+  const w11 = weight * tx * ty;
+  const a = 3 * (y0 * width + x0);
+  const b = 3 * (y0 * width + x1);
+  const c = 3 * (y1 * width + x0);
+  const d = 3 * (y1 * width + x1);
+  for (let k = 0; k < 3; k++) {
+    sums[at + k]! += w00 * colour[a + k]! + w01 * colour[b + k]! + w10 * colour[c + k]! + w11 * colour[d + k]!;
+  }
+}
+
+function meanCosts(field: NearestNeighbourField): Float32Array {
+  const out: number[] = [];
+  for (let t = 0; t < field.targets.length; t++) {
+    if (field.cost[t]! < Infinity) out.push(field.cost[t]! / (3 * field.support[t]!));
+  }
+  return Float32Array.from(out);
+}
+
+function percentile(values: Float32Array, q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = values.slice().sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
