@@ -45,6 +45,7 @@ export interface InpaintOptions {
   /** See PatchMatchOptions. */
   scalePenalty?: number;
   maxScale?: number;
+  planeBias?: number;
   /** Seed of the random search: the same input and seed give the same pixels. Default 1. */
   seed?: number;
   /** A group with fewer source pixels than this (finest level) copies from anywhere instead. Default 400. */
@@ -78,6 +79,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     patchRadius,
     scalePenalty: options.scalePenalty ?? 0.5,
     maxScale: options.maxScale ?? 3,
+    planeBias: options.planeBias ?? 1.15,
   };
   const random = xorshift(options.seed ?? 1);
   const surfaces = [...(input.surfaces?.surfaces ?? []), IMAGE_PLANE];
@@ -227,7 +229,7 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
     const p = field.targets[t]!;
     const px = p % level.width;
     const py = (p - px) / level.width;
-    const group = level.group[p]!;
+    const group = field.surface[t]!;
     const weight = Math.exp(-field.cost[t]! / (3 * field.support[t]!) / (2 * variance));
     // The copy map at full size, linearised at the patch centre.
     const cx = (px + 0.5) * s;

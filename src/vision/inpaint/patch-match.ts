@@ -15,6 +15,8 @@ export interface NearestNeighbourField {
   cost: Float32Array;
   /** Summed confidence of each target's in-image patch pixels (the cost's denominator). */
   support: Float32Array;
+  /** The surface each target's offset is on: the plane its pixel lies on, or the image-plane fallback. */
+  surface: Uint8Array;
 }
 
 export interface PatchMatchOptions {
@@ -24,6 +26,11 @@ export interface PatchMatchOptions {
   scalePenalty: number;
   /** Largest area scale between a source patch and its target, either way. Default 3. */
   maxScale: number;
+  /**
+   * Cost factor of a plain image-space copy for a pixel that lies on a known plane. Both compete, so a pixel the
+   * layout put on the wrong plane still finds its match; above 1, the plane wins where the two are close. Default 1.15.
+   */
+  planeBias: number;
 }
 
 /** The search state of one level: the level, its surfaces at the level's scale and where one may copy from. */
@@ -80,6 +87,7 @@ export class PatchMatchLevel {
       offsetY: new Float32Array(targets.length),
       cost: new Float32Array(targets.length).fill(Infinity),
       support: new Float32Array(targets.length),
+      surface: new Uint8Array(targets.length).fill(fallbackGroup),
     };
     for (let t = 0; t < targets.length; t++) this.field.support[t] = patchSupport(targets[t]!, this.confidence, width, height, options.patchRadius);
   }
@@ -101,8 +109,8 @@ export class PatchMatchLevel {
         const cx = Math.min(coarser.level.width - 1, x >> 1);
         const cy = Math.min(coarser.level.height - 1, y >> 1);
         const c = coarser.targetOf[cy * coarser.level.width + cx]!;
-        if (c >= 0 && coarser.level.group[coarser.field.targets[c]!] === level.group[p]) {
-          placed = this.consider(t, coarser.field.offsetX[c]!, coarser.field.offsetY[c]!, true);
+        if (c >= 0 && this.allows(t, coarser.field.surface[c]!)) {
+          placed = this.consider(t, coarser.field.surface[c]!, coarser.field.offsetX[c]!, coarser.field.offsetY[c]!, true);
         }
       }
       for (let attempt = 0; !placed && attempt < 8; attempt++) placed = this.considerRandomSource(t, true);
@@ -124,8 +132,8 @@ export class PatchMatchLevel {
       const horizontal = x + step >= 0 && x + step < width ? this.targetOf[p + step]! : -1;
       const vertical = this.targetOf[p + step * width] ?? -1;
       for (const n of [horizontal, vertical]) {
-        if (n >= 0 && level.group[field.targets[n]!] === level.group[p] && field.cost[n]! < Infinity) {
-          this.consider(t, field.offsetX[n]!, field.offsetY[n]!, false);
+        if (n >= 0 && field.cost[n]! < Infinity && this.allows(t, field.surface[n]!)) {
+          this.consider(t, field.surface[n]!, field.offsetX[n]!, field.offsetY[n]!, false);
         }
       }
       if (field.cost[t] === Infinity) {
@@ -133,10 +141,14 @@ export class PatchMatchLevel {
         continue;
       }
       const [sx, sy] = this.sourceOf(t, p);
+      const home = level.group[p]!;
+      // The same source seen through the other surface: how a target switches between plane and image copies.
+      if (home !== this.anyGroup) this.considerSourceAt(t, field.surface[t] === home ? this.anyGroup : home, sx, sy);
+      const surface = field.surface[t]!;
       for (let radius = radius0; radius >= 1; radius /= 2) {
         const cx = sx + radius * (2 * this.random() - 1);
         const cy = sy + radius * (2 * this.random() - 1);
-        this.considerSourceAt(t, cx, cy);
+        this.considerSourceAt(t, surface, cx, cy);
       }
     }
   }
@@ -161,7 +173,7 @@ export class PatchMatchLevel {
       const meanCost = field.cost[t]! / (3 * field.support[t]!);
       const weight = this.confidence[p]! * Math.exp(-meanCost / (2 * variance));
       const [sx, sy] = this.sourceOf(t, p);
-      this.jacobianAt(level.group[p]!, px + 0.5, py + 0.5, field.offsetX[t]!, field.offsetY[t]!, jacobian);
+      this.jacobianAt(field.surface[t]!, px + 0.5, py + 0.5, field.offsetX[t]!, field.offsetY[t]!, jacobian);
       for (let dy = -r; dy <= r; dy++) {
         const qy = py + dy;
         if (qy < 0 || qy >= height) continue;
@@ -190,7 +202,7 @@ export class PatchMatchLevel {
   sourceOf(t: number, p = this.field.targets[t]!): [number, number] {
     const x = p % this.level.width;
     const y = (p - x) / this.level.width;
-    return this.mapThroughPlane(this.level.group[p]!, x + 0.5, y + 0.5, this.field.offsetX[t]!, this.field.offsetY[t]!);
+    return this.mapThroughPlane(this.field.surface[t]!, x + 0.5, y + 0.5, this.field.offsetX[t]!, this.field.offsetY[t]!);
   }
 
   /** fromPlane(toPlane(x, y) + offset) for a group, in continuous level pixels. */
@@ -228,44 +240,52 @@ export class PatchMatchLevel {
     out[3] = y2 - y0;
   }
 
+  /** Whether target t may copy through surface g: its own plane, or the image-plane fallback. */
+  private allows(t: number, g: number): boolean {
+    return g === this.anyGroup || g === this.level.group[this.field.targets[t]!];
+  }
+
   private considerRandomSource(t: number, force: boolean): boolean {
     const p = this.field.targets[t]!;
-    const list = this.sourcesByGroup[this.level.group[p]!];
-    if (!list || list.length === 0) return false;
+    let g = this.level.group[p]!;
+    if ((this.sourcesByGroup[g]?.length ?? 0) === 0) g = this.anyGroup;
+    const list = this.sourcesByGroup[g]!;
+    if (list.length === 0) return false;
     const s = list[Math.floor(this.random() * list.length)]!;
     const x = s % this.level.width;
     const y = (s - x) / this.level.width;
-    return this.considerSourceAt(t, x + 0.5, y + 0.5, force);
+    return this.considerSourceAt(t, g, x + 0.5, y + 0.5, force);
   }
 
-  private considerSourceAt(t: number, x: number, y: number, force = false): boolean {
+  private considerSourceAt(t: number, g: number, x: number, y: number, force = false): boolean {
     const p = this.field.targets[t]!;
     const px = p % this.level.width;
     const py = (p - px) / this.level.width;
-    const [ox, oy] = this.offsetTo(this.level.group[p]!, px + 0.5, py + 0.5, x, y);
-    return this.consider(t, ox, oy, force);
+    const [ox, oy] = this.offsetTo(g, px + 0.5, py + 0.5, x, y);
+    return this.consider(t, g, ox, oy, force);
   }
 
   private readonly scratchJacobian = new Float64Array(4);
 
-  /** Takes the offset for target t when its patch matches better than the current one (or always, with force). */
-  private consider(t: number, ox: number, oy: number, force: boolean): boolean {
+  /** Takes the offset on surface g for target t when its patch matches better than the current one (or always, with force). */
+  private consider(t: number, g: number, ox: number, oy: number, force: boolean): boolean {
     const { level, field, options } = this;
     const { width, height, colour, group } = level;
     const confidence = this.confidence;
     const p = field.targets[t]!;
     const px = p % width;
     const py = (p - px) / width;
-    const g = group[p]!;
+    const home = group[p]!;
     const [sx, sy] = this.mapThroughPlane(g, px + 0.5, py + 0.5, ox, oy);
     if (!(sx >= 0 && sy >= 0 && sx < width && sy < height)) return false;
     const s = Math.floor(sy) * width + Math.floor(sx);
     if (!this.sourceOk[s] || (g !== this.anyGroup && group[s] !== g)) return false;
+    const bias = g === this.anyGroup && home !== this.anyGroup ? options.planeBias : 1;
     const j = this.scratchJacobian;
     this.jacobianAt(g, px + 0.5, py + 0.5, ox, oy, j);
     const det = Math.abs(j[0]! * j[3]! - j[1]! * j[2]!);
     if (!(det > 1 / options.maxScale && det < options.maxScale)) return false;
-    const penalty = 1 + options.scalePenalty * Math.abs(Math.log(det));
+    const penalty = bias * (1 + options.scalePenalty * Math.abs(Math.log(det)));
     const best = force ? Infinity : field.cost[t]! / penalty;
     const r = options.patchRadius;
     let sum = 0;
@@ -292,6 +312,7 @@ export class PatchMatchLevel {
     field.offsetX[t] = ox;
     field.offsetY[t] = oy;
     field.cost[t] = cost;
+    field.surface[t] = g;
     return true;
   }
 }
