@@ -25,6 +25,20 @@ export const TFJS_GRAPH_NHWC_CONVERTER_ID = 'tfjs-graph-nhwc-to-onnx-v1';
 /** Graphs converted by the NHWC lowering, with their ONNX output name → TensorFlow node. */
 const NHWC_GRAPH_OUTPUTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'maxim-retouching': { retouched: 'Identity' },
+  // NanoDet (onnx-tf export): class scores and box distributions per stride 8, 16, 32; see nanodet-decoder.ts.
+  'nanodet-coco': {
+    scores8: 'Identity',
+    scores16: 'Identity_1',
+    scores32: 'Identity_2',
+    boxes8: 'Identity_3',
+    boxes16: 'Identity_4',
+    boxes32: 'Identity_5',
+  },
+};
+
+/** Input shapes of NHWC-lowered graphs whose input is not NHWC RGB of any size. */
+const NHWC_INPUT_SHAPES: Readonly<Record<string, readonly number[]>> = {
+  'nanodet-coco': [1, 3, 416, 416],
 };
 
 /** A detector session over an installed model: ONNX files as they are, tfjs graphs converted once and cached. */
@@ -42,7 +56,7 @@ export async function openDetector(
   const nhwcOutputs = NHWC_GRAPH_OUTPUTS[name];
   if (nhwcOutputs) {
     const onnxPath = await store.convert(name, TFJS_GRAPH_NHWC_CONVERTER_ID, async (files) =>
-      tfjsGraphModelToOnnxNhwc(await readTfjsGraphModel(files), { outputs: nhwcOutputs }),
+      tfjsGraphModelToOnnxNhwc(await readTfjsGraphModel(files), { outputs: nhwcOutputs, inputShape: NHWC_INPUT_SHAPES[name] }),
     );
     return createDetectorSession(await fs.readFile(onnxPath), options);
   }

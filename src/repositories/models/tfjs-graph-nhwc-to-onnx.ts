@@ -25,6 +25,11 @@ export interface TfjsNhwcConversionOptions {
   outputs: Readonly<Record<string, string>>;
   /** A fixed [height, width] lets onnxruntime fold all shape arithmetic; without it the model takes any size. */
   inputSize?: readonly [number, number];
+  /**
+   * The input's full shape, for graphs whose Placeholder is not NHWC RGB (NanoDet's, exported through onnx-tf, is
+   * NCHW [1, 3, 416, 416] with its own Transposes around each op). Overrides `inputSize`.
+   */
+  inputShape?: readonly number[];
 }
 
 /** The TensorFlow ops this lowering knows; any other op in the part of the graph converted is an error. */
@@ -34,6 +39,8 @@ export const NHWC_SUPPORTED_OPS: readonly string[] = [
   'LogicalAnd', 'Square', 'Rsqrt', 'Reciprocal', 'Sign', 'Abs', 'Neg', 'Exp', 'Tanh', 'Floor', 'Cast', 'Shape',
   'StridedSlice', 'Pack', 'ConcatV2', 'Sum', 'Range', 'ExpandDims', 'BroadcastTo', 'Reshape', 'Transpose', 'Einsum',
   'SelectV2', 'Select', 'GatherV2', 'Squeeze',
+  // For graphs exported from PyTorch through ONNX and onnx-tf (NanoDet):
+  'Pad', 'PadV2', 'Relu', 'LeakyRelu', 'Sigmoid', 'MaxPool', 'ResizeBilinear', 'SplitV', 'SparseToDense',
 ];
 
 const OPSET_VERSION = 17;
@@ -129,7 +136,12 @@ class NhwcLowering {
 
   ref(reference: string): Value {
     const [name, index] = reference.split(':');
-    if (index !== undefined && index !== '0') throw new Error(`${reference}: only the first output of a node can be used`);
+    if (index !== undefined && index !== '0') {
+      // Further outputs exist for SplitV only, stored under `name:index`.
+      const further = this.values.get(reference);
+      if (!further) throw new Error(`${reference}: only the first output of a node can be used`);
+      return further;
+    }
     const value = this.values.get(name!);
     if (!value) throw new Error(`${name} used before it was lowered`);
     return value;
@@ -307,6 +319,30 @@ class NhwcLowering {
       case 'Select':
       case 'SelectV2':
         return { name: this.emit('Where', [inputName(0), inputName(1), inputName(2)], name) };
+      case 'Relu':
+      case 'Sigmoid':
+        return unary(node.op);
+      case 'LeakyRelu': {
+        const alpha = typeof node.attributes.alpha === 'number' ? node.attributes.alpha : 0.2;
+        return { name: this.emit('LeakyRelu', [inputName(0)], name, { alpha: { type: 'float', value: alpha } }) };
+      }
+      case 'Pad':
+      case 'PadV2': {
+        const paddings = Array.from(this.constant(node.inputs[1]!).values);
+        const rank = paddings.length / 2;
+        const pads = this.int64(name, [...Array.from({ length: rank }, (_, axis) => paddings[axis * 2]!), ...Array.from({ length: rank }, (_, axis) => paddings[axis * 2 + 1]!)]);
+        const inputs = [inputName(0), pads];
+        if (node.op === 'PadV2') inputs.push(inputName(2));
+        return { name: this.emit('Pad', inputs, name) };
+      }
+      case 'MaxPool':
+        return { name: this.maxPool(node) };
+      case 'ResizeBilinear':
+        return { name: this.resizeBilinear(node) };
+      case 'SplitV':
+        return this.splitV(node);
+      case 'SparseToDense':
+        return this.sparseToDense(node);
       case 'GatherV2': {
         if (Number(node.attributes.batch_dims ?? 0) !== 0) throw new Error(`${name}: batch_dims is not supported`);
         const axis = Number(this.constant(node.inputs[2]!).values[0]);
@@ -337,6 +373,73 @@ class NhwcLowering {
     };
     const y = this.emit(transposed ? 'ConvTranspose' : 'Conv', [x, w], this.fresh(name, 'conv'), attributes);
     return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+  }
+
+  /** NHWC max pooling, through NCHW as for convolutions; ONNX's SAME padding ignores padded cells as TensorFlow's does. */
+  private maxPool(node: TfjsGraphNode): string {
+    const name = node.name;
+    const format = String(node.attributes.data_format ?? 'NHWC');
+    if (format !== 'NHWC') throw new Error(`${name}: data_format ${format} is not supported`);
+    const padding = String(node.attributes.padding);
+    if (padding !== 'SAME' && padding !== 'VALID') throw new Error(`${name}: padding ${padding} is not supported`);
+    const [, kh, kw] = node.attributes.ksize as number[];
+    const [, sh, sw] = node.attributes.strides as number[];
+    const x = this.emit('Transpose', [this.ref(node.inputs[0]!).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    const y = this.emit('MaxPool', [x], this.fresh(name, 'pool'), {
+      kernel_shape: { type: 'ints', value: [kh!, kw!] },
+      strides: { type: 'ints', value: [sh!, sw!] },
+      auto_pad: { type: 'string', value: padding === 'SAME' ? 'SAME_UPPER' : 'VALID' },
+    });
+    return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+  }
+
+  /** NHWC bilinear resize to the [height, width] of the second input; the NCHW sizes are [N, C] of the input and those. */
+  private resizeBilinear(node: TfjsGraphNode): string {
+    const name = node.name;
+    const mode = node.attributes.align_corners ? 'align_corners' : node.attributes.half_pixel_centers ? 'half_pixel' : 'asymmetric';
+    const x = this.emit('Transpose', [this.ref(node.inputs[0]!).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    const batchAndChannels = this.emit('Slice', [this.emit('Shape', [x], this.fresh(name, 'shape')), this.int64(name, [0]), this.int64(name, [2])], this.fresh(name, 'nc'));
+    const sizes = this.emit('Concat', [batchAndChannels, this.asInt64Vector(name, node.inputs[1]!)], this.fresh(name, 'sizes'), { axis: { type: 'int', value: 0 } });
+    const y = this.emit('Resize', [x, '', '', sizes], this.fresh(name, 'resize'), {
+      mode: { type: 'string', value: 'linear' },
+      coordinate_transformation_mode: { type: 'string', value: mode },
+    });
+    return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+  }
+
+  /** SplitV with known sizes, as one Slice per part; part i > 0 is stored as `name:i` for ref. */
+  private splitV(node: TfjsGraphNode): Value {
+    const name = node.name;
+    const sizes = Array.from(this.constant(node.inputs[1]!).values);
+    const axis = Number(this.constant(node.inputs[2]!).values[0]);
+    if (sizes.some((size) => size < 0)) throw new Error(`${name}: split sizes must be known`);
+    const input = this.ref(node.inputs[0]!).name;
+    let start = 0;
+    let first: Value | undefined;
+    sizes.forEach((size, i) => {
+      const part = i === 0 ? name : `${name}:${i}`;
+      const output = this.emit('Slice', [input, this.int64(name, [start]), this.int64(name, [start + size]), this.int64(name, [axis])], part);
+      start += size;
+      if (i === 0) first = { name: output };
+      else this.values.set(part, { name: output });
+    });
+    return first!;
+  }
+
+  /** SparseToDense of constants (onnx-tf's way of filling in Reshape's 0 sizes), evaluated here: 1-D outputs only. */
+  private sparseToDense(node: TfjsGraphNode): Value {
+    const name = node.name;
+    const [indices, outputShape, values, fill] = node.inputs.map((input) => this.constant(input));
+    if (outputShape!.values.length !== 1) throw new Error(`${name}: only 1-D outputs are supported`);
+    const length = outputShape!.values[0]!;
+    const isInt = values!.values instanceof Int32Array;
+    const dense = isInt ? new Int32Array(length) : new Float32Array(length);
+    dense.fill(fill!.values[0]!);
+    for (let i = 0; i < indices!.values.length; i++) dense[indices!.values[i]!] = values!.values.length === 1 ? values!.values[0]! : values!.values[i]!;
+    const constant: ConstantTensor = { shape: [length], values: dense };
+    const bytes = new Uint8Array(dense.buffer.slice(0));
+    this.initializers.push({ name, dims: [length], type: isInt ? 'int32' : 'float', bytes });
+    return { name, constant };
   }
 
   private stridedSlice(node: TfjsGraphNode): string {
@@ -396,6 +499,7 @@ class NhwcLowering {
   }
 
   get inputShape(): readonly (number | string)[] {
+    if (this.options.inputShape) return this.options.inputShape;
     const size = this.options.inputSize;
     return [1, size?.[0] ?? 'height', size?.[1] ?? 'width', 3];
   }
