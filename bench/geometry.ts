@@ -58,7 +58,7 @@ import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeRoom, layoutLabels, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
-import { lsdLineSource, mlsdLineSource, type LineSource } from '../src/services/geometry/line-sources.js';
+import { lsdLineSource, mlsdLineSource, MLSD_MODEL, type LineSource } from '../src/services/geometry/line-sources.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
@@ -66,7 +66,6 @@ import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/geometry-contact-sheet.jpg');
 const TWELVE_MP_PHOTO = 'furnished_living_cluttered_01.jpg';
-const MLSD_MODEL = 'mlsd-512-large';
 /** Truth openings smaller than this share of the image are not counted for recall. */
 const MIN_OPENING_SHARE = 0.005;
 /** Long side of the label maps photos are scored at. */

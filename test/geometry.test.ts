@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MLSD_MODEL } from '../src/cli/analyze.js';
+import { MLSD_MODEL } from '../src/services/geometry/line-sources.js';
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';

@@ -7,13 +7,11 @@ import { ModelRegistry } from '../repositories/models/model-registry.js';
 import { ModelRuntime } from '../repositories/models/model-runtime.js';
 import { ModelStore } from '../repositories/models/model-store.js';
 import { analyzeRoom, type AnalyzeRoomOptions, type RoomAnalysis } from '../services/geometry/analyze-room.js';
-import { lsdLineSource, mlsdLineSource, type LineSource } from '../services/geometry/line-sources.js';
+import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource } from '../services/geometry/line-sources.js';
 import { overlaySvg } from '../services/geometry/overlay-svg.js';
 import type { RawImage } from '../vision/raw-image.js';
 
 /** The registry entry of the M-LSD model the analysis uses when it is installed. */
-export const MLSD_MODEL = 'mlsd-512-large';
-const MLSD_INPUT_SIZE = 512;
 
 export interface AnalyzePhotoOptions {
   /** Write an overlay image here (format from the extension: .png, .jpg, .webp). */

@@ -11,6 +11,10 @@ import type { RawImage } from '../../vision/raw-image.js';
  */
 export type LineSource = (image: RawImage) => Promise<LineSegment[]>;
 
+/** The registry's M-LSD model and the square input it was exported for. */
+export const MLSD_MODEL = 'mlsd-512-large';
+export const MLSD_INPUT_SIZE = 512;
+
 /** One float32 output of a model run: what ModelRuntime's detector sessions return. */
 export interface TensorOutput {
   data: Float32Array;

@@ -2,6 +2,7 @@ import { resizeToLongSide } from '../geometry/resample.js';
 import type { RawImage } from '../raw-image.js';
 import { downsampleLevel, fillFromRim, type Level } from './level.js';
 import { addBilinear, dilate, holeDepth, PatchMatchLevel, type PatchMatchOptions } from './patch-match.js';
+import { dominantOffsets } from './dominant-offsets.js';
 import { IMAGE_PLANE, type Surface } from './surfaces.js';
 
 /** Which plane each pixel lies on, at any resolution (it is sampled nearest-neighbour). */
@@ -28,11 +29,14 @@ export interface InpaintOptions {
   /** Longer side of the finest level the search runs on; larger photos get a final vote at full size. Default 1024. */
   workingSize?: number;
   /**
-   * Shorter side under which no coarser level is made. Default 64: on smaller images a patch sees too much of the
-   * room to tell floor from wall. Levels also stop once the hole is at most a patch deep.
+   * Shorter side under which no coarser level is made. Default 32: on much smaller images a patch sees too much of
+   * the room to tell floor from wall. Levels also stop once the hole is at most a patch deep.
    */
   coarsestSize?: number;
-  /** Patch half-size at every level. Default 3 (7×7). */
+  /**
+   * Patch half-size at every level. Default 4 (9×9): a patch narrower than a texture's period can sit between its
+   * lines (floorboard seams), and the fill then drops them.
+   */
   patchRadius?: number;
   /** Half-size, in finest-level pixels, of the patches whose votes make the full-size result. Default 1. */
   finalVoteRadius?: number;
@@ -42,7 +46,9 @@ export interface InpaintOptions {
   searchPasses?: number;
   /** Width in photo pixels of the feathered seam outside the hole. Default 2. */
   seam?: number;
-  /** See PatchMatchOptions. */
+  /** Try the texture's most frequent self-offsets as candidates everywhere (see dominantOffsets). Default true. */
+  dominantOffsets?: boolean;
+  /** See PatchMatchOptions. Defaults 0.5, 3 and 1.15. */
   scalePenalty?: number;
   maxScale?: number;
   planeBias?: number;
@@ -74,7 +80,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   const started = performance.now();
   const { image, hole } = input;
   if (image.channels !== 3) throw new Error('inpaint works on RGB images');
-  const patchRadius = options.patchRadius ?? 3;
+  const patchRadius = options.patchRadius ?? 4;
   const matchOptions: PatchMatchOptions = {
     patchRadius,
     scalePenalty: options.scalePenalty ?? 0.5,
@@ -88,7 +94,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   const finest = finestLevel(input, options.workingSize ?? 1024, fallback);
   const holeBySurface = demoteSparseSurfaces(finest, surfaces, fallback, options.minSurfaceSources ?? 400);
   const levels: Level[] = [finest];
-  const coarsest = options.coarsestSize ?? 64;
+  const coarsest = options.coarsestSize ?? 32;
   for (;;) {
     const last = levels.at(-1)!;
     if (Math.min(last.width, last.height) / 2 < coarsest) break;
@@ -99,6 +105,9 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
 
   const iterations = options.iterations ?? 4;
   const passes = options.searchPasses ?? 2;
+  // The texture's repetitions, found once on a level of about 256 pixels (plane offsets hold at every level).
+  const statisticsLevel = levels.find((l) => Math.max(l.width, l.height) <= 320) ?? levels.at(-1)!;
+  const dominant = options.dominantOffsets === false ? [] : dominantOffsets(statisticsLevel, surfaces, fallback, random);
   let coarser: PatchMatchLevel | undefined;
   const work = levels.map((l) => l.width * l.height);
   const totalWork = work.reduce((a, b) => a + b, 0);
@@ -108,7 +117,10 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     if (coarser) upsampleHoleColours(coarser.level, level);
     else fillFromRim(level);
     const matcher = new PatchMatchLevel(level, surfaces, fallback, matchOptions, random);
+    matcher.useDominantOffsets(dominant);
     matcher.initialise(coarser);
+    // The coarser field, voted with this level's pixels, is a sharper start than the coarser picture enlarged.
+    if (coarser) matcher.vote();
     const rounds = coarser ? iterations : 2 * iterations;
     for (let round = 0; round < rounds; round++) {
       for (let pass = 0; pass < passes; pass++) matcher.search(round * passes + pass);

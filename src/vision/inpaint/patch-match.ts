@@ -20,15 +20,15 @@ export interface NearestNeighbourField {
 }
 
 export interface PatchMatchOptions {
-  /** Patch half-size: patches are (2r+1)². Default 3. */
+  /** Patch half-size: patches are (2r+1)². */
   patchRadius: number;
-  /** Weight of the scale change between target and source patches in the cost: 1 + w·|ln det J|. Default 0.5. */
+  /** Weight of the scale change between target and source patches in the cost: 1 + w·|ln det J|. */
   scalePenalty: number;
-  /** Largest area scale between a source patch and its target, either way. Default 3. */
+  /** Largest area scale between a source patch and its target, either way. */
   maxScale: number;
   /**
    * Cost factor of a plain image-space copy for a pixel that lies on a known plane. Both compete, so a pixel the
-   * layout put on the wrong plane still finds its match; above 1, the plane wins where the two are close. Default 1.15.
+   * layout put on the wrong plane still finds its match; above 1, the plane wins where the two are close.
    */
   planeBias: number;
 }
@@ -92,9 +92,11 @@ export class PatchMatchLevel {
     for (let t = 0; t < targets.length; t++) this.field.support[t] = patchSupport(targets[t]!, this.confidence, width, height, options.patchRadius);
   }
 
-  /** Whether a group has anywhere to copy from. */
-  hasSources(group: number): boolean {
-    return (this.sourcesByGroup[group]?.length ?? 0) > 0;
+  /** Offsets every target tries on each pass, per surface (see dominantOffsets). */
+  private dominant: Float32Array[] = [];
+
+  useDominantOffsets(perSurface: Float32Array[]): void {
+    this.dominant = perSurface;
   }
 
   /** Starts every target from the coarser level's offset at the same place, or from a random source. */
@@ -136,12 +138,17 @@ export class PatchMatchLevel {
           this.consider(t, field.surface[n]!, field.offsetX[n]!, field.offsetY[n]!, false);
         }
       }
+      const home = level.group[p]!;
+      for (const g of home === this.anyGroup ? [home] : [home, this.anyGroup]) {
+        const offsets = this.dominant[g];
+        if (!offsets) continue;
+        for (let k = 0; k < offsets.length; k += 2) this.consider(t, g, offsets[k]!, offsets[k + 1]!, false);
+      }
       if (field.cost[t] === Infinity) {
         this.considerRandomSource(t, false);
         continue;
       }
       const [sx, sy] = this.sourceOf(t, p);
-      const home = level.group[p]!;
       // The same source seen through the other surface: how a target switches between plane and image copies.
       if (home !== this.anyGroup) this.considerSourceAt(t, field.surface[t] === home ? this.anyGroup : home, sx, sy);
       const surface = field.surface[t]!;
@@ -261,7 +268,10 @@ export class PatchMatchLevel {
     const p = this.field.targets[t]!;
     const px = p % this.level.width;
     const py = (p - px) / this.level.width;
-    const [ox, oy] = this.offsetTo(g, px + 0.5, py + 0.5, x, y);
+    // Image-space copies land on whole pixels: a fractional shift would blur the copy through bilinear sampling.
+    const [ox, oy] = g === this.anyGroup
+      ? this.offsetTo(g, px + 0.5, py + 0.5, Math.floor(x) + 0.5, Math.floor(y) + 0.5)
+      : this.offsetTo(g, px + 0.5, py + 0.5, x, y);
     return this.consider(t, g, ox, oy, force);
   }
 
@@ -318,7 +328,7 @@ export class PatchMatchLevel {
 }
 
 /** Pixels whose (2r+1)² patch lies in the image and holds no hole and no excluded pixel. */
-function sourceMask(level: Level, r: number): Uint8Array {
+export function sourceMask(level: Level, r: number): Uint8Array {
   const { width, height, hole, excluded } = level;
   const blocked = new Uint8Array(width * height);
   for (let i = 0; i < blocked.length; i++) blocked[i] = hole[i] || excluded[i] ? 1 : 0;
