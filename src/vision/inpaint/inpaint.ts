@@ -56,12 +56,23 @@ export interface InpaintOptions {
   seed?: number;
   /** A group with fewer source pixels than this (finest level) copies from anywhere instead. Default 400. */
   minSurfaceSources?: number;
+  /** Also return where each hole pixel of the finest level was copied from (for benchmarks). Default false. */
+  reportSources?: boolean;
   signal?: AbortSignal;
   progress?: (fraction: number) => void;
 }
 
+/** Where the fill came from: per finest-level pixel, the photo position its patch centre was copied from (NaN off the hole). */
+export interface FillSources {
+  width: number;
+  height: number;
+  x: Float32Array;
+  y: Float32Array;
+}
+
 export interface InpaintResult {
   image: RawImage;
+  sources?: FillSources;
   report: {
     levels: number;
     working: { width: number; height: number };
@@ -136,6 +147,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   options.progress?.(1);
   return {
     image: output,
+    ...(options.reportSources ? { sources: fillSources(coarser!) } : {}),
     report: {
       levels: levels.length,
       working: { width: finest.width, height: finest.height },
@@ -284,6 +296,20 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
     }
   }
   return { data: out, width, height, channels: 3 };
+}
+
+function fillSources(matcher: PatchMatchLevel): FillSources {
+  const { level, field } = matcher;
+  const x = new Float32Array(level.width * level.height).fill(Number.NaN);
+  const y = new Float32Array(level.width * level.height).fill(Number.NaN);
+  for (let t = 0; t < field.targets.length; t++) {
+    const p = field.targets[t]!;
+    if (!level.hole[p] || !(field.cost[t]! < Infinity)) continue;
+    const [sx, sy] = matcher.sourceOf(t, p);
+    x[p] = sx * level.scale;
+    y[p] = sy * level.scale;
+  }
+  return { width: level.width, height: level.height, x, y };
 }
 
 /** 1 inside the hole, falling linearly to 0 over `seam` pixels outside it, 0 elsewhere. */

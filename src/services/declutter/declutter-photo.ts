@@ -1,0 +1,157 @@
+import { greyToRgb, joinAlpha, rgbToGrey, splitAlpha } from '../../vision/channels.js';
+import { inpaint, type FillSources, type InpaintOptions } from '../../vision/inpaint/inpaint.js';
+import { polygonMask } from '../../vision/polygon-mask.js';
+import { pixelBounds, type Box } from '../../vision/privacy/box.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
+import type { LineSource } from '../geometry/line-sources.js';
+import { detectObjects, type ObjectDetectors } from './detect-objects.js';
+import { surfaceMapOf } from './room-planes.js';
+
+export interface DeclutterLines {
+  /** Structural lines for the layout (M-LSD). */
+  layout: LineSource;
+  /** Extra lines for the vanishing points only (LSD). */
+  vanishingPoints?: LineSource;
+}
+
+export interface DeclutterOptions {
+  /** Layout confidence from which the room's planes guide the fill; below it the fill is plain PatchMatch. Default 0.3. */
+  minPlaneConfidence?: number;
+  /** Settings of the fill; see InpaintOptions. */
+  fill?: InpaintOptions;
+  /** Regions never copied from (objects that stay in the room): their pixels would put a copy of them in the hole. */
+  avoid?: readonly Box[];
+  signal?: AbortSignal;
+  progress?: (fraction: number) => void;
+}
+
+/** Something the automatic mode took out, for the job's result. */
+export interface RemovedObject {
+  label: string;
+  /** Which detector found it, or `clutter` for what stood out from the floor. */
+  source: string;
+  score: number;
+  box: Box;
+}
+
+export interface DeclutterReport {
+  /** Share of the photo that was filled. */
+  filledShare: number;
+  /** Whether the room's planes guided the fill. */
+  planeGuided: boolean;
+  layoutConfidence: number;
+  fill: { levels: number; working: { width: number; height: number }; holeBySurface: Record<string, number> };
+  milliseconds: { analysis: number; fill: number };
+}
+
+/**
+ * Fills `hole` (1 = remove, the photo's size) from the rest of the photo, guided by the room's planes when the
+ * analysis is confident; windows and doors the hole does not touch are never copied from. Alpha and grey are kept:
+ * the fill runs on the colour, alpha passes through.
+ */
+export async function fillPhoto(
+  image: RawImage,
+  hole: Uint8Array,
+  analysis: RoomAnalysis,
+  options: DeclutterOptions = {},
+): Promise<{ image: RawImage; report: DeclutterReport; sources?: FillSources }> {
+  const { colour, alpha } = splitAlpha(image);
+  const rgb = colour.channels === 1 ? greyToRgb(colour) : colour;
+  const workingSize = options.fill?.workingSize ?? 1024;
+  const factor = Math.min(1, workingSize / Math.max(image.width, image.height));
+  const surfaces = surfaceMapOf(
+    analysis,
+    Math.max(1, Math.round(image.width * factor)),
+    Math.max(1, Math.round(image.height * factor)),
+    options.minPlaneConfidence ?? 0.3,
+  );
+  const started = performance.now();
+  const filled = inpaint(
+    { image: rgb, hole, excluded: sourcesToAvoid(analysis, hole, options.avoid ?? []), ...(surfaces ? { surfaces } : {}) },
+    {
+      ...options.fill,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.progress ? { progress: options.progress } : {}),
+    },
+  );
+  let result = filled.image;
+  if (colour.channels === 1) result = rgbToGrey(result);
+  if (alpha) result = joinAlpha(result, alpha);
+  let holePixels = 0;
+  for (let i = 0; i < hole.length; i++) holePixels += hole[i]!;
+  return {
+    image: result,
+    ...(filled.sources ? { sources: filled.sources } : {}),
+    report: {
+      filledShare: holePixels / hole.length,
+      planeGuided: surfaces !== undefined,
+      layoutConfidence: round(analysis.confidence.layout),
+      fill: { levels: filled.report.levels, working: filled.report.working, holeBySurface: filled.report.holeBySurface },
+      milliseconds: { analysis: 0, fill: Math.round(performance.now() - started) },
+    },
+  };
+}
+
+/** The room analysis the fill needs, timed. */
+export async function analyseRoom(image: RawImage, lines: DeclutterLines, signal?: AbortSignal): Promise<{ analysis: RoomAnalysis; milliseconds: number }> {
+  const started = performance.now();
+  const analysis = await analyzeRoom(image, lines.layout, {
+    ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  return { analysis, milliseconds: Math.round(performance.now() - started) };
+}
+
+/**
+ * Masked declutter: analyses the room, finds the objects that stay (when detectors are given) so that none of them
+ * is copied into the hole, and fills the hole; see fillPhoto.
+ */
+export async function removeMasked(
+  image: RawImage,
+  hole: Uint8Array,
+  lines: DeclutterLines,
+  options: DeclutterOptions & { detectors?: ObjectDetectors } = {},
+) {
+  const { analysis, milliseconds } = await analyseRoom(image, lines, options.signal);
+  const detectionStarted = performance.now();
+  const staying = options.detectors
+    ? await detectObjects(image, options.detectors, options.signal ? { signal: options.signal } : {})
+    : [];
+  const detectionMs = Math.round(performance.now() - detectionStarted);
+  const filled = await fillPhoto(image, hole, analysis, { ...options, avoid: [...(options.avoid ?? []), ...staying.map((o) => o.box)] });
+  filled.report.milliseconds.analysis = milliseconds;
+  return { ...filled, analysis, avoided: staying, detectionMs };
+}
+
+/**
+ * Pixels never copied from: the given boxes, and the openings the hole does not touch (their frames and views are
+ * never what stood behind an object).
+ */
+function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, boxes: readonly Box[]): Uint8Array | undefined {
+  const { width, height } = analysis.image;
+  let excluded: Uint8Array | undefined;
+  for (const box of boxes) {
+    const bounds = pixelBounds(box, width, height);
+    if (!bounds) continue;
+    excluded ??= new Uint8Array(width * height);
+    const [x0, y0, x1, y1] = bounds;
+    for (let y = y0; y < y1; y++) excluded.fill(1, y * width + x0, y * width + x1);
+  }
+  for (const opening of analysis.openings) {
+    const inside = polygonMask(width, height, [opening.polygon]);
+    if (inside.some((v, i) => v === 1 && hole[i] === 1)) continue;
+    excluded ??= new Uint8Array(width * height);
+    for (let i = 0; i < inside.length; i++) if (inside[i]) excluded[i] = 1;
+  }
+  return excluded;
+}
+
+/** A box in whole photo pixels, as job results show them. */
+export function reportBox(box: Box): Box {
+  return { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) };
+}
+
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
