@@ -268,17 +268,14 @@ export class PatchMatchLevel {
     const p = this.field.targets[t]!;
     const px = p % this.level.width;
     const py = (p - px) / this.level.width;
-    // Image-space copies land on whole pixels: a fractional shift would blur the copy through bilinear sampling.
-    const [ox, oy] = g === this.anyGroup
-      ? this.offsetTo(g, px + 0.5, py + 0.5, Math.floor(x) + 0.5, Math.floor(y) + 0.5)
-      : this.offsetTo(g, px + 0.5, py + 0.5, x, y);
+    const [ox, oy] = this.offsetTo(g, px + 0.5, py + 0.5, x, y);
     return this.consider(t, g, ox, oy, force);
   }
 
   private readonly scratchJacobian = new Float64Array(4);
 
   /** Takes the offset on surface g for target t when its patch matches better than the current one (or always, with force). */
-  private consider(t: number, g: number, ox: number, oy: number, force: boolean): boolean {
+  private consider(t: number, g: number, offsetX: number, offsetY: number, force: boolean): boolean {
     const { level, field, options } = this;
     const { width, height, colour, group } = level;
     const confidence = this.confidence;
@@ -286,8 +283,13 @@ export class PatchMatchLevel {
     const px = p % width;
     const py = (p - px) / width;
     const home = group[p]!;
-    const [sx, sy] = this.mapThroughPlane(g, px + 0.5, py + 0.5, ox, oy);
-    if (!(sx >= 0 && sy >= 0 && sx < width && sy < height)) return false;
+    const [fx, fy] = this.mapThroughPlane(g, px + 0.5, py + 0.5, offsetX, offsetY);
+    if (!(fx >= 0 && fy >= 0 && fx < width && fy < height)) return false;
+    // The patch centre copies from a whole pixel: where the plane is near the image plane (walls seen square on)
+    // the whole patch then lands on pixels, and thin lines are not blurred by resampling.
+    const sx = Math.floor(fx) + 0.5;
+    const sy = Math.floor(fy) + 0.5;
+    const [ox, oy] = this.offsetTo(g, px + 0.5, py + 0.5, sx, sy);
     const s = Math.floor(sy) * width + Math.floor(sx);
     if (!this.sourceOk[s] || (g !== this.anyGroup && group[s] !== g)) return false;
     const bias = g === this.anyGroup && home !== this.anyGroup ? options.planeBias : 1;
