@@ -18,6 +18,7 @@ import { brightRectangles } from '../src/vision/privacy/bright-rectangles.js';
 import { decodeCenterNet } from '../src/vision/privacy/centernet-decoder.js';
 import { agreeWithMirror, mirrorRows } from '../src/vision/privacy/mirror-agreement.js';
 import { nonMaxSuppression } from '../src/vision/privacy/non-max-suppression.js';
+import { outlinedRectangles } from '../src/vision/privacy/outlined-rectangles.js';
 import { cropSquare, resizeArea } from '../src/vision/privacy/planar-image.js';
 import { isPlateShaped, platesFromText } from '../src/vision/privacy/plate-candidates.js';
 import { textRegions } from '../src/vision/privacy/text-regions.js';
@@ -228,6 +229,53 @@ describe('plate candidates', () => {
     assert.equal(found.length, 1);
     assert.ok(intersectionOverUnion(found[0]!, { x: 260, y: 320, width: 90, height: 24 }) > 0.8);
     assert.equal(brightRectangles(solidImage(600, 500, 70), vehicle).length, 0);
+  });
+
+  describe('blank plates as outlined rectangles', () => {
+    const car: Box = { x: 100, y: 100, width: 600, height: 300 };
+
+    /** A silver car (shaded from 175 at the top to 145 at the bottom) on a grey road, with a dark grille slot. */
+    function carImage(): RawImage {
+      const image = solidImage(800, 500, 90);
+      for (let y = 100; y < 400; y++) image.data.fill(Math.round(175 - (30 * (y - 100)) / 300), (y * 800 + 100) * 3, (y * 800 + 700) * 3);
+      fill(image, { x: 200, y: 250, width: 300, height: 20 }, 40);
+      return image;
+    }
+    function fill(image: RawImage, box: Box, value: number): void {
+      for (let y = box.y; y < box.y + box.height; y++) image.data.fill(value, (y * image.width + box.x) * 3, (y * image.width + box.x + box.width) * 3);
+    }
+    /** A blank plate no brighter than the bumper above it: a 3 px dark frame around an even inside. */
+    function blankPlate(image: RawImage, box: Box, inside = 160): void {
+      fill(image, { x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6 }, 70);
+      fill(image, box, inside);
+    }
+    const plate: Box = { x: 520, y: 300, width: 60, height: 40 };
+
+    it('finds a blank plate seen at an angle, bumper-coloured, on the lower part of the vehicle', () => {
+      const image = carImage();
+      blankPlate(image, plate);
+      const found = outlinedRectangles(image, car);
+      assert.equal(found.length, 1);
+      assert.ok(intersectionOverUnion(found[0]!, plate) > 0.6, JSON.stringify(found[0]));
+      assert.equal(outlinedRectangles(carImage(), car).length, 0, 'a car without a plate');
+    });
+
+    it('does not take characters, a row of panels, thin trim or a window for a blank plate', () => {
+      const lettered = carImage();
+      blankPlate(lettered, plate);
+      for (let x = plate.x + 6; x < plate.x + plate.width - 6; x += 8) fill(lettered, { x, y: plate.y + 8, width: 3, height: 24 }, 20);
+      assert.equal(outlinedRectangles(lettered, car).length, 0, 'characters: text detection’s plate');
+      const row = carImage();
+      blankPlate(row, plate);
+      blankPlate(row, { ...plate, x: 420 });
+      assert.equal(outlinedRectangles(row, car).length, 0, 'two alike: a pattern, not one plate');
+      const trim = carImage();
+      blankPlate(trim, { x: 300, y: 330, width: 150, height: 8 });
+      assert.equal(outlinedRectangles(trim, car).length, 0, 'a chrome strip is too thin for a plate');
+      const window = carImage();
+      blankPlate(window, { x: 300, y: 130, width: 90, height: 40 });
+      assert.equal(outlinedRectangles(window, car).length, 0, 'too high on the vehicle');
+    });
   });
 });
 
