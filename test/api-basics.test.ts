@@ -116,8 +116,8 @@ describe('authentication, errors, rate limits, OpenAPI and status', () => {
     assert.equal(status.workers.threads, 1);
     const upscale = status.operations.find((op: { name: string }) => op.name === 'upscale');
     assert.equal(upscale.available, true);
-    const declutter = status.operations.find((op: { name: string }) => op.name === 'declutter');
-    assert.equal(declutter.available, false);
+    const redesign = status.operations.find((op: { name: string }) => op.name === 'creative-redesign');
+    assert.equal(redesign.available, false);
     const page = await t.app.inject({ method: 'GET', url: '/status' });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Roomcraft is <span class="ok">operational/);

@@ -263,8 +263,6 @@ describe('operations not built yet', () => {
       ['/v1/furnish', { url, styleId: 'modern', furnitureId: (await firstFurnitureId()) }],
       ['/v1/smart-staging-v2', { url, styleId: 'modern', roomId: 'kitchen' }],
       ['/v1/smart-staging', { url, styleId: 'modern', roomId: 'gaming_room' }],
-      ['/v1/declutter', { url }],
-      ['/v1/declutter', { url, mask: url, webhook: 'http://127.0.0.1:9/hook' }],
     ];
     for (const [path, body] of cases) {
       const response = await post(path, body);

@@ -29,9 +29,10 @@ export interface DeclutterOptions {
 /** Something the automatic mode took out, for the job's result. */
 export interface RemovedObject {
   label: string;
-  /** Which detector found it, or `clutter` for what stood out from the floor. */
+  /** Which detector found it, or `floor-appearance` for clutter that stood out from the floor (label `clutter`). */
   source: string;
-  score: number;
+  /** The detector's confidence; absent for clutter, which is not a detection. */
+  score?: number;
   box: Box;
 }
 
