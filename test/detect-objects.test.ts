@@ -7,10 +7,26 @@ import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import type { TfjsGraph, TfjsGraphNode } from '../src/repositories/models/tfjs-graph.js';
 import { tfjsGraphModelToOnnxNhwc, unsupportedNhwcOps } from '../src/repositories/models/tfjs-graph-nhwc-to-onnx.js';
-import { detectObjects, OBJECT_MODEL_NAMES, REMOVABLE_CLASSES } from '../src/services/declutter/detect-objects.js';
+import {
+  DEFAULT_MIN_SCORES,
+  detectObjects,
+  OBJECT_MODEL_NAMES,
+  REMOVABLE_CLASSES,
+  REMOVABLE_LABELS,
+  REMOVABLE_OBJECTRON_CLASSES,
+} from '../src/services/declutter/detect-objects.js';
 import type { Detector } from '../src/services/privacy/detector.js';
 import { COCO_CLASSES, cocoClassId, type CocoClass } from '../src/vision/declutter/coco-classes.js';
 import { decodeNanoDet, toNanoDetInput } from '../src/vision/declutter/nanodet-decoder.js';
+import {
+  decodeSsd,
+  OBJECTRON_ANCHOR_COUNT,
+  OBJECTRON_ANCHORS,
+  OBJECTRON_BOX_SCALES,
+  OBJECTRON_LABELS,
+  ssdAnchors,
+  type ObjectronLabel,
+} from '../src/vision/declutter/ssd-decoder.js';
 import { intersectionOverUnion, type Box } from '../src/vision/privacy/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 
@@ -68,6 +84,45 @@ function fakeNanoDet(planted: readonly { label: CocoClass; score: number; cell: 
         outputs[`boxes${stride}`] = { data: levels[stride].boxes, dims: [1, cells, 44] };
       }
       return outputs;
+    },
+  };
+}
+
+const ANCHORS = ssdAnchors(OBJECTRON_ANCHORS);
+/** The last anchor of the coarsest layer: centred, 0.97 of the input on each side, so any box can be encoded on it. */
+const WIDE_ANCHOR = OBJECTRON_ANCHOR_COUNT - 1;
+
+/** SSD encodings (y, x, h, w) that decode to `box` (input-normalised) on anchor `a`; the inverse of MediaPipe's decode. */
+function encode(box: Box, a: number): [number, number, number, number] {
+  const anchor = ANCHORS[a]!;
+  const s = OBJECTRON_BOX_SCALES;
+  return [
+    ((box.y + box.height / 2 - anchor.yCenter) / anchor.height) * s.y,
+    ((box.x + box.width / 2 - anchor.xCenter) / anchor.width) * s.x,
+    Math.log(box.height / anchor.height) * s.h,
+    Math.log(box.width / anchor.width) * s.w,
+  ];
+}
+
+const logit = (p: number): number => Math.log(p / (1 - p));
+
+/**
+ * An Objectron stand-in: each planted object is one anchor's prediction (the wide anchor, then the one before it),
+ * its box in photo pixels of a 512-pixel square photo (the 300-pixel input is that photo shrunk by 300/512).
+ */
+function fakeObjectron(planted: readonly { label: ObjectronLabel; score: number; box: Box }[]): Detector {
+  return {
+    async run(_input, dims) {
+      assert.deepEqual(dims, [1, 3, 300, 300]);
+      const boxes = new Float32Array(OBJECTRON_ANCHOR_COUNT * 4);
+      const scores = new Float32Array(OBJECTRON_ANCHOR_COUNT * 24).fill(-10);
+      planted.forEach(({ label, score, box }, i) => {
+        const a = WIDE_ANCHOR - i;
+        const normalised = { x: box.x / 512, y: box.y / 512, width: box.width / 512, height: box.height / 512 };
+        boxes.set(encode(normalised, a), a * 4);
+        scores[a * 24 + OBJECTRON_LABELS.indexOf(label)] = logit(score);
+      });
+      return { boxes: { data: boxes, dims: [1, OBJECTRON_ANCHOR_COUNT, 4] }, scores: { data: scores, dims: [1, OBJECTRON_ANCHOR_COUNT, 24] } };
     },
   };
 }
@@ -130,11 +185,78 @@ describe('detectObjects', () => {
     assert.deepEqual(found.map((o) => o.label).sort(), ['chair', 'person']);
   });
 
+  it('adds Objectron: its own classes under their lower-cased names, tables fused with CenterNet\'s "dining table"', async () => {
+    const table: Box = { x: 100, y: 250, width: 300, height: 150 };
+    const found = await detectObjects(grey(512, 512), {
+      centernet: fakeCenterNet([{ label: 'dining table', score: 0.5, box: table }]),
+      objectron: fakeObjectron([
+        { label: 'Table', score: 0.6, box: { ...table, x: 110 } },
+        { label: 'Box', score: 0.4, box: { x: 20, y: 20, width: 60, height: 50 } },
+        { label: 'Car', score: 0.9, box: { x: 300, y: 20, width: 150, height: 80 } },
+        { label: 'Chair', score: 0.1, box: { x: 400, y: 100, width: 60, height: 100 } },
+      ]),
+    });
+    assert.deepEqual(found.map((o) => [o.label, o.source, o.score.toFixed(2)]), [['table', 'objectron', '0.60'], ['box', 'objectron', '0.40']]);
+    // The fused table: the score-weighted mean of the two boxes (0.5 and 0.6).
+    assert.ok(Math.abs(found[0]!.box.x - (0.5 * 100 + 0.6 * 110) / 1.1) < 1, `x ${found[0]!.box.x}`);
+    assert.ok(intersectionOverUnion(found[1]!.box, { x: 20, y: 20, width: 60, height: 50 }) > 0.97);
+
+    const lower = await detectObjects(grey(512, 512), { centernet: fakeCenterNet([]), objectron: fakeObjectron([{ label: 'Chair', score: 0.1, box: table }]) }, { minScores: { objectron: 0.05 } });
+    assert.deepEqual(lower.map((o) => o.label), ['chair']);
+  });
+
+  it('lists Objectron\'s removable classes from its label set, without vehicles and cattle', () => {
+    for (const label of REMOVABLE_OBJECTRON_CLASSES) assert.ok(OBJECTRON_LABELS.includes(label), label);
+    for (const label of ['Car', 'Vehicle', 'Cattle', '???'] as const) assert.ok(!REMOVABLE_OBJECTRON_CLASSES.includes(label), label);
+    assert.ok(REMOVABLE_LABELS.includes('dining table') && REMOVABLE_LABELS.includes('computer monitor'));
+    assert.equal(DEFAULT_MIN_SCORES.objectron, 0.25);
+  });
+
   it('lists only names of COCO classes', () => {
     for (const label of REMOVABLE_CLASSES) assert.ok(COCO_CLASSES.includes(label), label);
     assert.equal(COCO_CLASSES.length, 80);
     assert.equal(cocoClassId('chair'), 56);
     assert.equal(cocoClassId('tv'), 62);
+  });
+});
+
+describe('the SSD decoder (MediaPipe Objectron)', () => {
+  it('generates MediaPipe\'s 1917 anchors', () => {
+    assert.equal(ANCHORS.length, 1917);
+    const rounded = (i: number) => Object.values(ANCHORS[i]!).map((v) => Number(v.toFixed(5)));
+    // x centre, y centre, width, height, as in SsdAnchorsCalculator's golden file for this configuration.
+    assert.deepEqual(rounded(0), [0.02632, 0.02632, 0.1, 0.1]);
+    assert.deepEqual(rounded(1), [0.02632, 0.02632, 0.28284, 0.14142]);
+    assert.deepEqual(rounded(3), [0.07895, 0.02632, 0.1, 0.1]);
+    assert.deepEqual(rounded(1083), [0.05, 0.05, 0.35, 0.35]);
+    assert.deepEqual(rounded(1911), [0.5, 0.5, 0.95, 0.95]);
+    assert.deepEqual(rounded(1915), [0.5, 0.5, 0.54846, 1.64553]);
+    assert.deepEqual(rounded(1916), [0.5, 0.5, 0.97468, 0.97468]);
+  });
+
+  it('decodes (y, x, h, w) encodings against the anchors, applies the sigmoid, skips the background and suppresses per class', () => {
+    const encodings = new Float32Array(ANCHORS.length * 4);
+    const logits = new Float32Array(ANCHORS.length * 24).fill(-10);
+    const box = { x: 0.2, y: 0.3, width: 0.4, height: 0.5 };
+    encodings.set(encode(box, 1916), 1916 * 4);
+    encodings.set(encode({ ...box, x: 0.21 }, 1915), 1915 * 4);
+    logits[1916 * 24 + 5] = logit(0.7); // Chair
+    logits[1916 * 24 + 15] = logit(0.5); // Table, same box
+    logits[1915 * 24 + 5] = logit(0.6); // a second chair box, suppressed
+    logits[1914 * 24] = 10; // background
+    const options = { anchors: ANCHORS, inputSize: 300, scales: OBJECTRON_BOX_SCALES, classes: 24, minScore: 0.3 };
+    const found = decodeSsd(encodings, logits, options).sort((a, b) => b.score - a.score);
+    assert.deepEqual(found.map((b) => [OBJECTRON_LABELS[b.classId], b.score.toFixed(3)]), [['Chair', '0.700'], ['Table', '0.500']]);
+    for (const [value, expected] of [[found[0]!.x, 60], [found[0]!.y, 90], [found[0]!.width, 120], [found[0]!.height, 150]] as const) {
+      assert.ok(Math.abs(value - expected) < 1e-3, `${value} ≠ ${expected}`);
+    }
+    assert.equal(decodeSsd(encodings, logits, { ...options, nmsIou: 1 }).length, 3);
+    assert.deepEqual(decodeSsd(encodings, logits, { ...options, classIds: new Set([15]) }).map((b) => b.classId), [15]);
+    // An anchor with no encoding is the anchor itself, clipped to the input.
+    logits[0] = -10;
+    logits[5] = logit(0.9);
+    const [small] = decodeSsd(new Float32Array(ANCHORS.length * 4), logits, { ...options, classIds: new Set([5]), minScore: 0.8 });
+    assert.deepEqual([small!.x, small!.y, small!.width.toFixed(3), small!.height.toFixed(3)], [0, 0, '22.895', '22.895']);
   });
 });
 
@@ -258,13 +380,14 @@ const registry = ModelRegistry.load();
 const store = new ModelStore(path.resolve(import.meta.dirname, '../data/models'), registry);
 const installed = await Promise.all(Object.values(OBJECT_MODEL_NAMES).map((name) => store.filesOf(name).then(() => true, () => false)));
 
-describe('the real object detectors', { skip: installed.every(Boolean) ? false : 'centernet-coco and nanodet-coco are not installed (run `roomcraft models install`)' }, () => {
+describe('the real object detectors', { skip: installed.every(Boolean) ? false : 'centernet-coco, nanodet-coco and objectron-oid are not installed (run `roomcraft models install`)' }, () => {
   it('find nothing removable in a plain grey room', { timeout: 120_000 }, async () => {
     const runtime = new ModelRuntime(store, registry);
     try {
       const detectors = {
         centernet: await runtime.detectorSession(OBJECT_MODEL_NAMES.centernet),
         nanodet: await runtime.detectorSession(OBJECT_MODEL_NAMES.nanodet),
+        objectron: await runtime.detectorSession(OBJECT_MODEL_NAMES.objectron),
       };
       const room = grey(1200, 800);
       // Floor darker than the walls, as in a photo of an empty room.

@@ -113,9 +113,11 @@ test('the bundled registry is valid: every model pinned, permissively licensed, 
   const upscalers = registry.packages.filter((p) => p.package.startsWith('@upscalerjs/esrgan-'));
   assert.equal(upscalers.length, 4, 'the upscaler models come in four tarballs');
   for (const model of registry.models) {
-    // A loader opens the first file: a tfjs model.json (layers or graph) or an ONNX file, which holds its weights.
-    assert.match(model.files[0]!, /\.(json|onnx)$/);
-    if (model.format !== 'onnx') assert.ok(model.files.length >= 2, `${model.name} has weights`);
+    // A loader opens the first file: a tfjs model.json (layers or graph), an ONNX file, which holds its weights, or
+    // a MediaPipe packed-assets file holding a TensorFlow Lite model.
+    assert.match(model.files[0]!, /\.(json|onnx|data)$/);
+    if (model.format === 'tflite-packed') assert.ok(model.packed, `${model.name} says where its model lies`);
+    if (model.format === 'tfjs-layers' || model.format === 'tfjs-graph') assert.ok(model.files.length >= 2, `${model.name} has weights`);
     assert.ok(!isRefusedLicence(model.licence));
   }
 });

@@ -3,6 +3,8 @@ import { createDetectorSession, type DetectorSession, type DetectorSessionOption
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelStore } from './model-store.js';
 import { readTfjsGraphModel } from './tfjs-graph-files.js';
+import { readTfliteModel } from './tflite.js';
+import { tfliteToOnnx } from './tflite-to-onnx.js';
 import { tfjsGraphModelToOnnx } from './tfjs-graph-to-onnx.js';
 import { tfjsGraphModelToOnnxNhwc } from './tfjs-graph-nhwc-to-onnx.js';
 
@@ -41,6 +43,15 @@ const NHWC_INPUT_SHAPES: Readonly<Record<string, readonly number[]>> = {
   'nanodet-coco': [1, 3, 416, 416],
 };
 
+/** Converter of TensorFlow Lite models (tflite-to-onnx.ts). */
+export const TFLITE_CONVERTER_ID = 'tflite-to-onnx-v1';
+
+/** TensorFlow Lite detectors, with their ONNX output name → TensorFlow Lite tensor. */
+const TFLITE_OUTPUTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  // Objectron's SSD: box encodings and class logits per anchor; see ssd-decoder.ts.
+  'objectron-oid': { boxes: 'raw_outputs/box_encodings', scores: 'raw_outputs/class_predictions' },
+};
+
 /** A detector session over an installed model: ONNX files as they are, tfjs graphs converted once and cached. */
 export async function openDetector(
   store: ModelStore,
@@ -52,6 +63,14 @@ export async function openDetector(
   if (model.format === 'onnx') {
     const [onnxPath] = await store.filesOf(name);
     return createDetectorSession(await fs.readFile(onnxPath!), options);
+  }
+  if (model.format === 'tflite' || model.format === 'tflite-packed') {
+    const outputs = TFLITE_OUTPUTS[name];
+    if (!outputs) throw new Error(`model ${name} is not a detector`);
+    const onnxPath = await store.convert(name, TFLITE_CONVERTER_ID, async ([file]) =>
+      tfliteToOnnx(readTfliteModel(await readRange(file!, model.packed)), { outputs, inputRange: model.inputRange ?? [0, 1] }),
+    );
+    return createDetectorSession(await fs.readFile(onnxPath), options);
   }
   const nhwcOutputs = NHWC_GRAPH_OUTPUTS[name];
   if (nhwcOutputs) {
@@ -67,4 +86,21 @@ export async function openDetector(
     tfjsGraphModelToOnnx(await readTfjsGraphModel(files), { inputRange, outputs }),
   );
   return createDetectorSession(await fs.readFile(onnxPath), options);
+}
+
+/** The whole file, or the `range` of it where a packed model lies. */
+async function readRange(file: string, range: { offset: number; length: number } | undefined): Promise<Uint8Array> {
+  if (!range) return fs.readFile(file);
+  const handle = await fs.open(file, 'r');
+  try {
+    const bytes = new Uint8Array(range.length);
+    for (let done = 0; done < range.length; ) {
+      const { bytesRead } = await handle.read(bytes, done, range.length - done, range.offset + done);
+      if (bytesRead === 0) throw new Error(`${file} ends before byte ${range.offset + range.length}`);
+      done += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
 }

@@ -18,7 +18,19 @@ const ModelEntrySchema = Type.Object(
     integrity: Type.String({ pattern: '^sha512-[A-Za-z0-9+/]{86}==$' }),
     /** SPDX expression; must match the tarball's package.json. */
     licence: Type.String({ minLength: 1 }),
-    format: Type.Union([Type.Literal('tfjs-layers'), Type.Literal('tfjs-graph'), Type.Literal('onnx'), Type.Literal('tflite')]),
+    /**
+     * `tflite-packed`: a TensorFlow Lite model stored inside the first file at `packed` (an Emscripten packed-assets
+     * .data file of a MediaPipe solution package, whose loader .js lists each asset's byte range).
+     */
+    format: Type.Union([
+      Type.Literal('tfjs-layers'),
+      Type.Literal('tfjs-graph'),
+      Type.Literal('onnx'),
+      Type.Literal('tflite'),
+      Type.Literal('tflite-packed'),
+    ]),
+    /** For `tflite-packed` only: the model's bytes within the first file. */
+    packed: Type.Optional(Type.Object({ offset: Type.Integer({ minimum: 0 }), length: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
     /** Upscaling factor, for super-resolution models. */
     scale: Type.Optional(Type.Integer({ minimum: 1 })),
     /** The range of the pixel values the model takes and returns. */
@@ -70,6 +82,9 @@ export class ModelRegistry {
     for (const model of models) {
       if (names.has(model.name)) throw new Error(`invalid model registry: model "${model.name}" is listed twice`);
       names.add(model.name);
+      if ((model.format === 'tflite-packed') !== (model.packed !== undefined)) {
+        throw new Error(`invalid model registry: model "${model.name}": \`packed\` goes with the format tflite-packed, and only with it`);
+      }
       assertLicenceAllowed(model.licence, `model "${model.name}"`);
     }
     return new ModelRegistry(models);

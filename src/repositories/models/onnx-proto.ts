@@ -37,7 +37,8 @@ export type OnnxAttribute =
 export interface OnnxInitializer {
   name: string;
   dims: readonly number[];
-  values: Float32Array;
+  /** float32 weights, or int64 values (shapes, axes) for the ops that want them. */
+  values: Float32Array | BigInt64Array;
 }
 
 /** A float32 tensor whose dimensions are numbers, or names for those fixed only at run time. */
@@ -47,6 +48,7 @@ export interface OnnxValueInfo {
 }
 
 const TENSOR_FLOAT = 1;
+const TENSOR_INT64 = 7;
 const ATTRIBUTE_TYPE = { float: 1, int: 2, string: 3, ints: 7 } as const;
 
 export function encodeOnnxModel(model: OnnxModel): Uint8Array {
@@ -101,7 +103,7 @@ export function writeAttribute(writer: ProtoWriter, name: string, attribute: Onn
 
 function writeInitializer(writer: ProtoWriter, initializer: OnnxInitializer): void {
   writer.packedVarints(1, initializer.dims);
-  writer.varint(2, TENSOR_FLOAT);
+  writer.varint(2, initializer.values instanceof BigInt64Array ? TENSOR_INT64 : TENSOR_FLOAT);
   writer.string(8, initializer.name);
   writer.bytes(9, littleEndianBytes(initializer.values));
 }
@@ -121,7 +123,7 @@ function writeValueInfo(writer: ProtoWriter, info: OnnxValueInfo): void {
 }
 
 /** raw_data is little-endian by definition; so is every machine Node runs on, which the check below keeps honest. */
-function littleEndianBytes(values: Float32Array): Uint8Array {
+function littleEndianBytes(values: Float32Array | BigInt64Array): Uint8Array {
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian hosts are not supported');
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }

@@ -4,13 +4,25 @@ import { nonMaxSuppression } from '../../vision/privacy/non-max-suppression.js';
 import { planTiles } from '../../vision/privacy/tiling.js';
 import { COCO_CLASSES, type CocoClass } from '../../vision/declutter/coco-classes.js';
 import { decodeNanoDet, toNanoDetInput } from '../../vision/declutter/nanodet-decoder.js';
+import {
+  decodeSsd,
+  OBJECTRON_ANCHORS,
+  OBJECTRON_BOX_SCALES,
+  OBJECTRON_INPUT_SIZE,
+  OBJECTRON_LABELS,
+  ssdAnchors,
+  type ObjectronLabel,
+} from '../../vision/declutter/ssd-decoder.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { outputOf, type Detector } from '../privacy/detector.js';
 import { detectOverTiles } from '../privacy/tiled-detection.js';
 
 export type ObjectSource = 'centernet' | 'nanodet' | 'objectron';
 
-/** A removable object in photo pixels: its label (COCO's name), the detector whose box won, and that box's score. */
+/**
+ * A removable object in photo pixels: its label (COCO's name, or Objectron's in lower case: "table", "box",
+ * "computer monitor"), the detector whose box won, and that box's score.
+ */
 export interface DetectedObject {
   label: string;
   source: ObjectSource;
@@ -27,12 +39,12 @@ export interface ObjectDetectors {
   centernet: Detector;
   /** NanoDet-g (COCO): outputs `scores8|16|32` and `boxes8|16|32`. */
   nanodet?: Detector;
-  /** Reserved for MediaPipe Objectron's Open Images SSD; not wired yet (see the declutter report). */
+  /** MediaPipe Objectron's SSD (Open Images, 23 classes): outputs `boxes` and `scores`; see ssd-decoder.ts. */
   objectron?: Detector;
 }
 
 /** Registry names of the models behind each role of ObjectDetectors. */
-export const OBJECT_MODEL_NAMES = { centernet: 'centernet-coco', nanodet: 'nanodet-coco' } as const;
+export const OBJECT_MODEL_NAMES = { centernet: 'centernet-coco', nanodet: 'nanodet-coco', objectron: 'objectron-oid' } as const;
 
 /**
  * COCO classes a declutter removes: furniture and everything movable that lives indoors, people and pets included
@@ -52,21 +64,62 @@ export const REMOVABLE_CLASSES: readonly CocoClass[] = [
 ];
 
 /**
- * Lowest score reported, per detector: the two are calibrated differently (CenterNet's is a heat-map peak,
- * NanoDet's a quality-focal score that also predicts the box's IoU). Measured on shared/testdata/rooms against the
- * hand-drawn boxes of bench/data/furniture-boxes.json (8 furnished photos, 110 objects) and on 7 photos without
- * removable objects (2 empty rooms, 4 exteriors, 1 outdoor): 0.3 / 0.35 is the lowest pair at which the photos
- * without objects give no report (at 0.25 / 0.3 one: a wall lamp as clock). There, of 64 reports on the furnished
- * photos, 31 match a drawn object (IoU ≥ 0.3), 29 lie on one (≥ 70 % inside: single books of a bookcase, a part of a
- * sectional) and 4 are off any object (a ceiling rosette as clock, a door handle as bottle); 29 of the 110 drawn
- * objects are found (the rest are mostly outside COCO: rugs, lamps, clothes, pictures, cushions, boxes). Raising the
- * pair to 0.4 / 0.45 halves recall (15 / 110) for little precision. Objectron's value is a placeholder until that
- * detector is wired.
+ * Objectron classes a declutter removes: all but the vehicles and cattle (outdoor things, and where the detector is
+ * wrong indoors it is wrong with these). Its boxes, furniture boxes above all, are the reason to run it: "Box" and
+ * the footwear classes are outside COCO, and its tables, desks and chairs come out where the COCO detectors miss them.
  */
-export const DEFAULT_MIN_SCORES: Readonly<Record<ObjectSource, number>> = { centernet: 0.3, nanodet: 0.35, objectron: 0.5 };
+export const REMOVABLE_OBJECTRON_CLASSES: readonly ObjectronLabel[] = [
+  'Chair', 'Desk', 'Table', 'Box', 'Book', 'Computer monitor', 'Laptop', 'Computer mouse', 'Mug', 'Coffee cup', 'Bottle',
+  'Footwear', 'Boot', 'High heels', 'Camera', 'Stationary bicycle', 'Bicycle', 'Person', 'Cat', 'Dog',
+];
+
+/** Every label reported by default: the COCO names of REMOVABLE_CLASSES and Objectron's, lower-cased. */
+export const REMOVABLE_LABELS: readonly string[] = [...REMOVABLE_CLASSES, ...REMOVABLE_OBJECTRON_CLASSES.map(objectronLabel)];
+
+/**
+ * Labels that name one kind of object in both label sets, mapped to one name: boxes of the same object from
+ * different detectors are fused when they share this name (CenterNet's "dining table" and Objectron's "table"
+ * or "desk"). Labels not listed are their own.
+ */
+const SAME_KIND: Readonly<Record<string, string>> = {
+  table: 'dining table',
+  desk: 'dining table',
+  'computer monitor': 'tv',
+  'computer mouse': 'mouse',
+  mug: 'cup',
+  'coffee cup': 'cup',
+  'stationary bicycle': 'bicycle',
+  boot: 'footwear',
+  'high heels': 'footwear',
+};
+
+/** The reported name of an Objectron class. */
+export function objectronLabel(name: ObjectronLabel): string {
+  return name.toLowerCase();
+}
+
+/**
+ * Lowest score reported, per detector: they are calibrated differently (CenterNet's is a heat-map peak, NanoDet's
+ * a quality-focal score that also predicts the box's IoU, Objectron's an SSD sigmoid that rarely passes 0.5 indoors).
+ * Measured on shared/testdata/rooms against the hand-drawn boxes of bench/data/furniture-boxes.json (8 furnished
+ * photos, 110 objects) and on 7 photos without removable objects (2 empty rooms, 4 exteriors, 1 outdoor):
+ * 0.3 / 0.35 is the lowest CenterNet / NanoDet pair at which the photos without objects give no report (at 0.25 / 0.3
+ * one: a wall lamp as clock). There, of 64 reports on the furnished photos, 31 match a drawn object (IoU ≥ 0.3), 29
+ * lie on one (≥ 70 % inside: single books of a bookcase, a part of a sectional) and 4 are off any object (a ceiling
+ * rosette as clock, a door handle as bottle); 29 of the 110 drawn objects are found (the rest are mostly outside
+ * COCO: rugs, lamps, clothes, pictures, cushions, boxes). Raising the pair to 0.4 / 0.45 halves recall (15 / 110) for
+ * little precision.
+ * Objectron, added to that pair: the photos without objects first give a report at 0.15 (a table at 0.19 in the
+ * white studio), none from 0.2 up. At 0.25, 37 of the 110 objects are found (29 without it) and the boxes found
+ * cover 68 % of each photo's drawn-box pixels on average (48 % without it; 86 % against 63 % pooled over the
+ * pixels of all photos); its 41 reports are 18 matches, 23 on an object and 2 off any (a bicycle over basement
+ * shelving, a table over a nightstand). 0.2 finds 42 objects and covers 70 %, but reports 79 boxes (5 off any object)
+ * and leaves no margin over the 0.19 of the empty studio; 0.3 finds 33 and covers 60 %.
+ */
+export const DEFAULT_MIN_SCORES: Readonly<Record<ObjectSource, number>> = { centernet: 0.3, nanodet: 0.35, objectron: 0.25 };
 
 export interface ObjectDetectionOptions {
-  /** COCO class names to report. Default REMOVABLE_CLASSES. */
+  /** Labels to report: COCO class names and Objectron's, lower-cased. Default REMOVABLE_LABELS. */
   labels?: readonly string[];
   /** Lowest score reported per detector; default DEFAULT_MIN_SCORES. */
   minScores?: Partial<Record<ObjectSource, number>>;
@@ -92,6 +145,7 @@ const CENTERNET_SIZE = 512;
 const CENTERNET_GRID = CENTERNET_SIZE / 4;
 const NANODET_SIZE = 416;
 const NANODET_STRIDES = [8, 16, 32] as const;
+const OBJECTRON_ANCHOR_LIST = ssdAnchors(OBJECTRON_ANCHORS);
 /** Candidates are decoded below the reported threshold so that fusion can average in weaker boxes of the same object. */
 const CANDIDATE_FRACTION = 0.5;
 
@@ -102,25 +156,28 @@ const CANDIDATE_FRACTION = 0.5;
  * named by the best. Sorted by score.
  */
 export async function detectObjects(image: RawImage, detectors: ObjectDetectors, options: ObjectDetectionOptions = {}): Promise<DetectedObject[]> {
-  const labels = new Set(options.labels ?? REMOVABLE_CLASSES);
+  const labels = new Set(options.labels ?? REMOVABLE_LABELS);
   const classIds = new Set(COCO_CLASSES.flatMap((name, id) => (labels.has(name) ? [id] : [])));
+  const objectronIds = new Set(OBJECTRON_LABELS.flatMap((name, id) => (id > 0 && labels.has(objectronLabel(name)) ? [id] : [])));
   const minScores = { ...DEFAULT_MIN_SCORES, ...options.minScores };
   const iou = options.iouThreshold ?? 0.5;
   const overlap = options.overlap ?? 0.25;
   const smallestTile = options.smallestTile ?? 1024;
-  if (classIds.size === 0) return [];
+  if (classIds.size === 0 && objectronIds.size === 0) return [];
 
   const found: SourcedBox[] = [];
   options.signal?.throwIfAborted();
+  const coco = (boxes: readonly ClassedBox[]) => boxes.map((box) => ({ ...box, label: COCO_CLASSES[box.classId]! }));
   const centernetLevels = planTiles(image.width, image.height, { inputSize: CENTERNET_SIZE, smallestTile, overlap });
-  const centernet = await detectOverTiles(image, centernetLevels, CENTERNET_SIZE, async (input) => {
+  // Not run when only Objectron's labels are asked for.
+  const centernet = classIds.size === 0 ? [] : await detectOverTiles(image, centernetLevels, CENTERNET_SIZE, async (input) => {
     const outputs = await detectors.centernet.run(input, [1, 3, CENTERNET_SIZE, CENTERNET_SIZE]);
     const maps = { heatmap: outputOf(outputs, 'heatmap').data, sizes: outputOf(outputs, 'sizes').data, classes: 80, rows: CENTERNET_GRID, columns: CENTERNET_GRID };
     return decodeCenterNet(maps, { classIds, minScore: minScores.centernet * CANDIDATE_FRACTION });
   });
-  found.push(...withSource(classAwareNms(centernet, iou), 'centernet', minScores.centernet));
+  found.push(...withSource(coco(classAwareNms(centernet, iou)), 'centernet', minScores.centernet));
 
-  if (detectors.nanodet) {
+  if (detectors.nanodet && classIds.size > 0) {
     options.signal?.throwIfAborted();
     const nanodet = detectors.nanodet;
     // NanoDet is the second opinion on furniture-sized things: twice CenterNet's finest tile is enough.
@@ -134,12 +191,32 @@ export async function detectObjects(image: RawImage, detectors: ObjectDetectors,
       // NanoDet's own suppression (per class, IoU 0.6) before the tile's boxes join the others.
       return classAwareNms(decoded, 0.6);
     });
-    found.push(...withSource(classAwareNms(boxes, iou), 'nanodet', minScores.nanodet));
+    found.push(...withSource(coco(classAwareNms(boxes, iou)), 'nanodet', minScores.nanodet));
+  }
+
+  if (detectors.objectron && objectronIds.size > 0) {
+    options.signal?.throwIfAborted();
+    const objectron = detectors.objectron;
+    // A 300-pixel input: tiles as coarse as NanoDet's, so that a tile still holds a piece of furniture whole.
+    const levels = planTiles(image.width, image.height, { inputSize: OBJECTRON_INPUT_SIZE, smallestTile: smallestTile * 2, overlap });
+    const boxes = await detectOverTiles(image, levels, OBJECTRON_INPUT_SIZE, async (input) => {
+      const outputs = await objectron.run(input, [1, 3, OBJECTRON_INPUT_SIZE, OBJECTRON_INPUT_SIZE]);
+      return decodeSsd(outputOf(outputs, 'boxes').data, outputOf(outputs, 'scores').data, {
+        anchors: OBJECTRON_ANCHOR_LIST,
+        inputSize: OBJECTRON_INPUT_SIZE,
+        scales: OBJECTRON_BOX_SCALES,
+        classes: OBJECTRON_LABELS.length,
+        minScore: minScores.objectron * CANDIDATE_FRACTION,
+        classIds: objectronIds,
+      });
+    });
+    const named = classAwareNms(boxes, iou).map((box) => ({ ...box, label: objectronLabel(OBJECTRON_LABELS[box.classId]!) }));
+    found.push(...withSource(named, 'objectron', minScores.objectron));
   }
 
   const fused = fuse(found, iou);
-  return suppressRenamed(fused, options.sameObjectIou ?? 0.8).map(({ classId, source, score, x, y, width, height }) => ({
-    label: COCO_CLASSES[classId]!,
+  return suppressRenamed(fused, options.sameObjectIou ?? 0.8).map(({ label, source, score, x, y, width, height }) => ({
+    label,
     source,
     score,
     box: { x, y, width, height },
@@ -147,13 +224,17 @@ export async function detectObjects(image: RawImage, detectors: ObjectDetectors,
 }
 
 interface SourcedBox extends ClassedBox {
+  /** The reported name; `classId` indexes the source's own label set. */
+  label: string;
+  /** What the fusion compares: boxes of one kind of object under the names of either label set. */
+  kind: string;
   source: ObjectSource;
   /** Whether the box passed its detector's threshold; weaker ones only join a fused object. */
   reported: boolean;
 }
 
-function withSource(boxes: readonly ClassedBox[], source: ObjectSource, minScore: number): SourcedBox[] {
-  return boxes.map((box) => ({ ...box, source, reported: box.score >= minScore }));
+function withSource(boxes: readonly (ClassedBox & { label: string })[], source: ObjectSource, minScore: number): SourcedBox[] {
+  return boxes.map((box) => ({ ...box, kind: SAME_KIND[box.label] ?? box.label, source, reported: box.score >= minScore }));
 }
 
 /** Greedy NMS within each class. */
@@ -164,9 +245,9 @@ function classAwareNms<T extends ClassedBox>(boxes: readonly T[], iouThreshold: 
 }
 
 /**
- * Weighted box fusion, class by class: the best reported box of a label gathers every box of that label (either
+ * Weighted box fusion, kind by kind: the best reported box of a kind of object gathers every box of that kind (any
  * detector, reported or not) overlapping it by more than `iouThreshold`; the object's box is their score-weighted
- * mean, its score and source the best's. Boxes that no reported box gathers are dropped.
+ * mean, its label, score and source the best's. Boxes that no reported box gathers are dropped.
  */
 function fuse(boxes: readonly SourcedBox[], iouThreshold: number): SourcedBox[] {
   const remaining = [...boxes].sort((a, b) => Number(b.reported) - Number(a.reported) || b.score - a.score);
@@ -176,7 +257,7 @@ function fuse(boxes: readonly SourcedBox[], iouThreshold: number): SourcedBox[] 
     const cluster = [best];
     for (let i = remaining.length - 1; i >= 0; i--) {
       const other = remaining[i]!;
-      if (other.classId === best.classId && intersectionOverUnion(best, other) > iouThreshold) cluster.push(...remaining.splice(i, 1));
+      if (other.kind === best.kind && intersectionOverUnion(best, other) > iouThreshold) cluster.push(...remaining.splice(i, 1));
     }
     const total = cluster.reduce((sum, box) => sum + box.score, 0);
     const mean = (pick: (box: Box) => number): number => cluster.reduce((sum, box) => sum + pick(box) * box.score, 0) / total;
@@ -185,11 +266,11 @@ function fuse(boxes: readonly SourcedBox[], iouThreshold: number): SourcedBox[] 
   return objects.sort((a, b) => b.score - a.score);
 }
 
-/** Of boxes of different labels that are almost the same rectangle, the best scored only (input sorted by score). */
-function suppressRenamed<T extends ClassedBox>(sorted: readonly T[], iouThreshold: number): T[] {
+/** Of boxes of different kinds that are almost the same rectangle, the best scored only (input sorted by score). */
+function suppressRenamed<T extends SourcedBox>(sorted: readonly T[], iouThreshold: number): T[] {
   const kept: T[] = [];
   for (const box of sorted) {
-    if (!kept.some((other) => other.classId !== box.classId && intersectionOverUnion(other, box) > iouThreshold)) kept.push(box);
+    if (!kept.some((other) => other.kind !== box.kind && intersectionOverUnion(other, box) > iouThreshold)) kept.push(box);
   }
   return kept;
 }

@@ -27,12 +27,15 @@ async function requireDetector(models: ImageModels, name: string): Promise<Detec
 
 async function objectDetectors(models: ImageModels): Promise<ObjectDetectors> {
   const centernet = await requireDetector(models, OBJECT_MODEL_NAMES.centernet);
-  return withNanoDet(models, centernet);
+  return withOptionalDetectors(models, centernet);
 }
 
-async function withNanoDet(models: ImageModels, centernet: Detector): Promise<ObjectDetectors> {
-  const nanodet = (await models.isInstalled(OBJECT_MODEL_NAMES.nanodet)) ? await models.detectorSession(OBJECT_MODEL_NAMES.nanodet) : undefined;
-  return { centernet, ...(nanodet ? { nanodet } : {}) };
+/** CenterNet and whichever second opinions are installed. */
+async function withOptionalDetectors(models: ImageModels, centernet: Detector): Promise<ObjectDetectors> {
+  const optional = async (name: string) => ((await models.isInstalled(name)) ? await models.detectorSession(name) : undefined);
+  const nanodet = await optional(OBJECT_MODEL_NAMES.nanodet);
+  const objectron = await optional(OBJECT_MODEL_NAMES.objectron);
+  return { centernet, ...(nanodet ? { nanodet } : {}), ...(objectron ? { objectron } : {}) };
 }
 
 /** White or opaque mask pixels (≥ 128) are removed. */
@@ -59,7 +62,7 @@ export const declutter = defineOperation({
       // The objects that stay are kept out of the fill's sources when the detectors are there; without them the fill
       // still works, it only may copy a neighbouring object.
       const detectors = (await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))
-        ? await withNanoDet(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet))
+        ? await withOptionalDetectors(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet))
         : undefined;
       const removed = await removeMasked(image, hole, lines, { ...common, ...(detectors ? { detectors } : {}) });
       return {
