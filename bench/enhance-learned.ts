@@ -2,7 +2,13 @@
  * Classical enhancement (enhancePhoto) against learned retouching (MAXIM, learned-retouch.ts) and learned then
  * classical, on the shared room photos: the photo metrics of bench/enhance-tone.ts and the time of each.
  * Needs the model installed (./bin/roomcraft models install).
- * Run: node --import tsx bench/enhance-learned.ts [--long-side 128] [--threads 2] [--limit N]
+ * Run: node --import tsx bench/enhance-learned.ts [--long-side 128] [--threads 2] [--limit N] [--only FILE]
+ * With --limit or --only the table is printed but docs/benchmarks.md is left alone (a partial run is no table).
+ *
+ * Every variant is measured as bench/enhance-tone.ts measures its one (comparePhotos): the cast over the pixels that
+ * were near-neutral in the original photo, not over each output's own near-neutral pixels. Letting each output choose
+ * its own set changes the set with the edit (a wall whose cast is removed enters it), which is not the cast of the
+ * same greys before and after.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +19,7 @@ import { readTfjsGraphModel } from '../src/repositories/models/tfjs-graph-files.
 import { tfjsGraphModelToOnnxNhwc } from '../src/repositories/models/tfjs-graph-nhwc-to-onnx.js';
 import { learnedRetouch } from '../src/services/enhance/learned-retouch.js';
 import { enhancePhoto } from '../src/vision/enhance/enhance.js';
-import { measurePhoto, type PhotoMetrics } from '../src/vision/enhance/photo-metrics.js';
+import { measurePhoto, nearNeutralPixels, type PhotoMetrics } from '../src/vision/enhance/photo-metrics.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
 import { PHOTOS } from './shared-photos.js';
@@ -48,10 +54,19 @@ interface Variant {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'long-side': { type: 'string', default: '128' }, threads: { type: 'string', default: '2' }, limit: { type: 'string' } },
+    options: {
+      'long-side': { type: 'string', default: '128' },
+      threads: { type: 'string', default: '2' },
+      limit: { type: 'string' },
+      only: { type: 'string' },
+    },
   });
   const longSide = Number(values['long-side']);
   const threads = Number(values.threads);
+  const manifest = fs.readFileSync(path.join(PHOTOS, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.slice(0, l.indexOf(',')));
+  if (values.only && !manifest.includes(values.only)) throw new Error(`${values.only} is not in ${PHOTOS}/MANIFEST.csv`);
+  const photos = values.only ? [values.only] : values.limit ? manifest.slice(0, Number(values.limit)) : manifest;
+  const partial = photos.length < manifest.length;
   const files = fs.readdirSync(MODEL_DIR).filter((f) => f.endsWith('.bin')).sort((a, b) => shardIndex(a) - shardIndex(b));
   let start = performance.now();
   const graph = await readTfjsGraphModel([path.join(MODEL_DIR, 'model.json'), ...files.map((f) => path.join(MODEL_DIR, f))]);
@@ -62,8 +77,6 @@ async function main(): Promise<void> {
   const sessionMs = performance.now() - start;
   console.log(`converted in ${Math.round(conversionMs)} ms (${(onnx.length / 1e6).toFixed(1)} MB), session in ${Math.round(sessionMs)} ms`);
 
-  const manifest = fs.readFileSync(path.join(PHOTOS, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.slice(0, l.indexOf(',')));
-  const photos = values.limit ? manifest.slice(0, Number(values.limit)) : manifest;
   const rows: { file: string; megapixels: number; before: PhotoMetrics; network: string; variants: Record<string, Variant> }[] = [];
   for (const file of photos) {
     const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), { maxInputPixels: 60e6 });
@@ -71,7 +84,9 @@ async function main(): Promise<void> {
       console.log(`${file}: greyscale, skipped`);
       continue;
     }
-    const before = measurePhoto(image);
+    // The near-neutral pixels of the original: the cast of every variant is measured on these (comparePhotos).
+    const neutral = nearNeutralPixels(image);
+    const before = measurePhoto(image, neutral);
     const timed = <T>(run: () => T): { result: T; milliseconds: number } => {
       const t = performance.now();
       const result = run();
@@ -83,7 +98,7 @@ async function main(): Promise<void> {
     const learnedMs = performance.now() - t;
     const both = timed(() => enhancePhoto(learned.image).image);
     const variant = (out: RawImage, milliseconds: number): Variant => {
-      const metrics = measurePhoto(out);
+      const metrics = measurePhoto(out, neutral);
       return { metrics, milliseconds, problems: judge(before, metrics) };
     };
     const row = {
@@ -107,7 +122,8 @@ async function main(): Promise<void> {
   }
   await session.close();
   const markdown = render(rows, { longSide, threads, conversionMs, sessionMs, bytes: onnx.length });
-  writeSection('bench-enhance-learned', markdown);
+  if (partial) console.log(`\npartial run (${photos.length} of ${manifest.length} photos): docs/benchmarks.md not written`);
+  else writeSection('bench-enhance-learned', markdown);
   console.log(`\n${markdown}`);
 }
 
@@ -129,6 +145,7 @@ function render(
       `in ${Math.round(setup.conversionMs)} ms (${(setup.bytes / 1e6).toFixed(1)} MB ONNX); session opened in ${Math.round(setup.sessionMs)} ms; ` +
       `network run on the whole photo downscaled to a long side of ${setup.longSide}, padded to ×64, onnxruntime ${setup.threads} thread(s); ` +
       'change carried to full resolution by a grid of local 3×4 colour matrices (colour-transfer.ts). ' +
+      'Metrics as bench-enhance-tone measures them (comparePhotos: the cast of every variant over the pixels near-neutral in the original). ' +
       'Problems: the pass/fail rules of bench-enhance-tone (worse beyond tolerance, or a dark / cast image not improved).',
     '',
     '| variant | photos passing | mean ΔL* | mean Δclipped % | mean Δcrushed % | mean Δcast | mean Δcolourfulness | median ms | max ms (MP) |',
