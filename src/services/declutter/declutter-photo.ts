@@ -134,7 +134,8 @@ function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, boxes: readonl
   let excluded: Uint8Array | undefined;
   for (const box of boxes) {
     const bounds = pixelBounds(box, width, height);
-    if (!bounds) continue;
+    // A box the hole reaches into is the object being removed: the floor and wall around it are the best sources.
+    if (!bounds || touches(hole, width, bounds)) continue;
     excluded ??= new Uint8Array(width * height);
     const [x0, y0, x1, y1] = bounds;
     for (let y = y0; y < y1; y++) excluded.fill(1, y * width + x0, y * width + x1);
@@ -146,6 +147,13 @@ function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, boxes: readonl
     for (let i = 0; i < inside.length; i++) if (inside[i]) excluded[i] = 1;
   }
   return excluded;
+}
+
+function touches(hole: Uint8Array, width: number, [x0, y0, x1, y1]: [number, number, number, number]): boolean {
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) if (hole[y * width + x]) return true;
+  }
+  return false;
 }
 
 /** A box in whole photo pixels, as job results show them. */

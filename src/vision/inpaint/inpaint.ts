@@ -38,7 +38,11 @@ export interface InpaintOptions {
    * lines (floorboard seams), and the fill then drops them.
    */
   patchRadius?: number;
-  /** Half-size, in finest-level pixels, of the patches whose votes make the full-size result. Default 1. */
+  /**
+   * Half-size, in finest-level pixels, of the patches whose votes make the full-size result. Default 0: each pixel
+   * takes its own patch's copy. Measured on the bench's holes, averaging 3×3 patches (1) smoothed the fill to 0.72 of
+   * the answer's texture against 0.82 for 0, at the same PSNR.
+   */
   finalVoteRadius?: number;
   /** Search-and-vote rounds per level (the coarsest gets twice as many). Default 4. */
   iterations?: number;
@@ -48,7 +52,11 @@ export interface InpaintOptions {
   seam?: number;
   /** Try the texture's most frequent self-offsets as candidates everywhere (see dominantOffsets). Default true. */
   dominantOffsets?: boolean;
-  /** See PatchMatchOptions. Defaults 0.5, 3 and 1.15. */
+  /**
+   * See PatchMatchOptions. Defaults 0, 3 and 1.15: on the bench's holes a scale penalty of 0.5 cost 0.7 dB of median
+   * PSNR (it kept patches from the same depth even where a nearer or farther one matched better); the 3× limit on
+   * the area scale already keeps blurred far texture out of near holes.
+   */
   scalePenalty?: number;
   maxScale?: number;
   planeBias?: number;
@@ -94,7 +102,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   const patchRadius = options.patchRadius ?? 4;
   const matchOptions: PatchMatchOptions = {
     patchRadius,
-    scalePenalty: options.scalePenalty ?? 0.5,
+    scalePenalty: options.scalePenalty ?? 0,
     maxScale: options.maxScale ?? 3,
     planeBias: options.planeBias ?? 1.15,
   };
@@ -143,7 +151,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     coarser = matcher;
   }
 
-  const output = finalVote(input, coarser!, options.finalVoteRadius ?? 1, options.seam ?? 2);
+  const output = finalVote(input, coarser!, options.finalVoteRadius ?? 0, options.seam ?? 2);
   options.progress?.(1);
   return {
     image: output,
