@@ -27,8 +27,6 @@ export interface ImageLike {
   channels: number;
 }
 
-export type Point = readonly [number, number];
-
 export interface BoundingBox {
   x0: number;
   y0: number;
@@ -36,35 +34,6 @@ export interface BoundingBox {
   x1: number;
   /** Exclusive. */
   y1: number;
-}
-
-/**
- * Rasterises a simple polygon (continuous pixel coordinates, (0,0) = top-left corner of the image, open or closed)
- * into a hole mask: pixel (i, j) is 1 when its centre (i + 0.5, j + 0.5) is inside (even-odd rule).
- */
-export function polygonMask(polygon: readonly Point[], width: number, height: number): Uint8Array {
-  const mask = new Uint8Array(width * height);
-  const n = polygon.length;
-  if (n < 3) return mask;
-  const crossings: number[] = [];
-  for (let j = 0; j < height; j++) {
-    const y = j + 0.5;
-    crossings.length = 0;
-    for (let k = 0; k < n; k++) {
-      const [ax, ay] = polygon[k]!;
-      const [bx, by] = polygon[(k + 1) % n]!;
-      // Half-open rule on y so a vertex on the scan line is counted once.
-      if ((ay <= y && by > y) || (by <= y && ay > y)) crossings.push(ax + ((y - ay) / (by - ay)) * (bx - ax));
-    }
-    crossings.sort((a, b) => a - b);
-    for (let k = 0; k + 1 < crossings.length; k += 2) {
-      // Pixels whose centre i + 0.5 lies in [left, right).
-      const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
-      const to = Math.min(width - 1, Math.ceil(crossings[k + 1]! - 0.5) - 1);
-      for (let i = from; i <= to; i++) mask[j * width + i] = 1;
-    }
-  }
-  return mask;
 }
 
 /** The smallest box holding every hole pixel, or undefined for an empty mask. */

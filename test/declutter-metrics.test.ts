@@ -5,10 +5,10 @@ import {
   holeBoundingBox,
   holePsnr,
   holeSsim,
-  polygonMask,
   textureRatio,
   type ImageLike,
 } from '../bench/declutter-metrics.js';
+import { polygonMask } from '../src/vision/polygon-mask.js';
 
 const SIZE = 96;
 
@@ -53,14 +53,16 @@ function flatFill(base: ImageLike, hole: Uint8Array): ImageLike {
 }
 
 const SQUARE_HOLE = polygonMask(
+  SIZE,
+  SIZE,
   [
-    [32, 32],
-    [64, 32],
-    [64, 64],
-    [32, 64],
+    [
+      [32, 32],
+      [64, 32],
+      [64, 64],
+      [32, 64],
+    ],
   ],
-  SIZE,
-  SIZE,
 );
 
 /** A vertical step edge at x = 48 (dark left, bright right) on a light noise texture. */
@@ -71,14 +73,16 @@ function stepEdge(shift = 0, seed = 1): ImageLike {
 
 test('polygonMask fills the pixels whose centres are inside, in either winding', () => {
   const rect = polygonMask(
+    16,
+    16,
     [
-      [2, 3],
-      [10, 3],
-      [10, 8],
-      [2, 8],
+      [
+        [2, 3],
+        [10, 3],
+        [10, 8],
+        [2, 8],
+      ],
     ],
-    16,
-    16,
   );
   assert.equal(rect.reduce((a, b) => a + b, 0), 8 * 5);
   assert.equal(rect[3 * 16 + 2], 1);
@@ -86,41 +90,47 @@ test('polygonMask fills the pixels whose centres are inside, in either winding',
   assert.equal(rect[8 * 16 + 2], 0);
   assert.deepEqual(holeBoundingBox(rect, 16, 16), { x0: 2, y0: 3, x1: 10, y1: 8 });
   const reversed = polygonMask(
+    16,
+    16,
     [
-      [2, 8],
-      [10, 8],
-      [10, 3],
-      [2, 3],
+      [
+        [2, 8],
+        [10, 8],
+        [10, 3],
+        [2, 3],
+      ],
     ],
-    16,
-    16,
   );
   assert.deepEqual(reversed, rect);
   // An L-shaped (concave) chair-like outline: 10×4 top bar plus a 4×6 leg → 40 + 24 pixels.
   const ell = polygonMask(
+    12,
+    12,
     [
-      [0, 0],
-      [10, 0],
-      [10, 4],
-      [4, 4],
-      [4, 10],
-      [0, 10],
+      [
+        [0, 0],
+        [10, 0],
+        [10, 4],
+        [4, 4],
+        [4, 10],
+        [0, 10],
+      ],
     ],
-    12,
-    12,
   );
   assert.equal(ell.reduce((a, b) => a + b, 0), 64);
   assert.equal(ell[6 * 12 + 6], 0);
   // Clipped at the image border.
   const clipped = polygonMask(
+    8,
+    8,
     [
-      [-5, -5],
-      [4, -5],
-      [4, 4],
-      [-5, 4],
+      [
+        [-5, -5],
+        [4, -5],
+        [4, 4],
+        [-5, 4],
+      ],
     ],
-    8,
-    8,
   );
   assert.equal(clipped.reduce((a, b) => a + b, 0), 16);
 });
@@ -213,7 +223,7 @@ test('edgeContinuity: a diagonal line through a round hole, continued vs. blurre
   const original = rgb((x, y) => (line(x, y) ? 50 : 200) + 5 * r());
   const circle: [number, number][] = [];
   for (let k = 0; k < 24; k++) circle.push([48 + 14 * Math.cos((k * Math.PI) / 12), 49 + 14 * Math.sin((k * Math.PI) / 12)]);
-  const hole = polygonMask(circle, SIZE, SIZE);
+  const hole = polygonMask(SIZE, SIZE, [circle]);
   const exact = edgeContinuity(original, original, hole);
   assert.ok(exact.segments >= 1);
   assert.equal(exact.score, 1);
