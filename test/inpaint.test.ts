@@ -92,6 +92,18 @@ describe('inpainting', () => {
     assert.equal(red, 0);
   });
 
+  it('does not depend on what was in the hole, also when it works on a reduced copy', () => {
+    const paint = (colour: [number, number, number]) => {
+      const data = boards.data.slice();
+      for (let i = 0; i < hole.length; i++) if (hole[i]) data.set(colour, 3 * i);
+      return { ...boards, data };
+    };
+    const options = { workingSize: 100 };
+    const grey = inpaint({ image: paint([128, 128, 128]), hole }, options).image.data;
+    const red = inpaint({ image: paint([255, 0, 0]), hole }, options).image.data;
+    assert.deepEqual(grey, red);
+  });
+
   it('is deterministic for a seed', () => {
     const a = inpaint({ image: boards, hole }, { seed: 7 }).image.data;
     const b = inpaint({ image: boards, hole }, { seed: 7 }).image.data;

@@ -172,8 +172,13 @@ function finestLevel(input: InpaintInput, workingSize: number, fallback: number)
   const { width, height } = small;
   const scale = image.width / width;
   const colour = Float32Array.from(small.data);
-  const hole = poolMax(input.hole, image.width, image.height, width, height);
-  const excluded = input.excluded ? poolMax(input.excluded, image.width, image.height, width, height) : new Uint8Array(width * height);
+  // The reduction's filter reaches one working pixel past the pixels it pools: grown by one, the hole (and what is
+  // excluded) takes in every working pixel that a removed object's colours bled into.
+  const reach = scale > 1 ? 1 : 0;
+  const hole = dilate(poolMax(input.hole, image.width, image.height, width, height), width, height, reach);
+  const excluded = input.excluded
+    ? dilate(poolMax(input.excluded, image.width, image.height, width, height), width, height, reach)
+    : new Uint8Array(width * height);
   const group = new Uint8Array(width * height).fill(fallback);
   const map = input.surfaces;
   if (map) {
