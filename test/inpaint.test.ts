@@ -93,10 +93,15 @@ describe('inpainting', () => {
   });
 
   it('does not depend on what was in the hole, also when it works on a reduced copy', () => {
+    // An irregular texture, so that which patch matches best depends on every pixel of the rim.
+    const noisy = rgb(width, height, (x, y) => {
+      const v = ((x * 7919 + y * 104729) ^ (x * y * 31)) % 97;
+      return [120 + v, 100 + ((v * 3) % 97), 80 + ((v * 7) % 97)];
+    });
     const paint = (colour: [number, number, number]) => {
-      const data = boards.data.slice();
+      const data = noisy.data.slice();
       for (let i = 0; i < hole.length; i++) if (hole[i]) data.set(colour, 3 * i);
-      return { ...boards, data };
+      return { ...noisy, data };
     };
     const options = { workingSize: 100 };
     const grey = inpaint({ image: paint([128, 128, 128]), hole }, options).image.data;
