@@ -10,7 +10,7 @@
  *    (a grey silhouette stands where an object would). Methods:
  *    - ours: the product's masked mode, `removeMasked` with the object detectors (objects that stay are never copied);
  *    - ours without planes: `fillPhoto` on the same analysis with `minPlaneConfidence: Infinity` (plain PatchMatch
- *      in image space) and the same avoided boxes: the ablation of the room's planes;
+ *      in image space) and the same avoided object masks: the ablation of the room's planes;
  *    - OpenCV's Telea and Navier-Stokes (radius 5) and xphoto's ShiftMap, by bench/declutter-baselines.py.
  *    Scores (bench/declutter-metrics.ts): PSNR and SSIM inside the hole, texture ratio, edge continuity (only holes
  *    crossed by a straight edge of the answer count). "Object copied": from the fill's sources (`reportSources`),
@@ -299,9 +299,10 @@ async function benchmarkCase(
   const started = performance.now();
   const ours = await removeMasked(input, hole, models.lines, { ...(detectors ? { detectors: models.detectors } : {}), fill: { reportSources: true } });
   const totalMs = performance.now() - started;
-  const avoid = ours.avoided.map((object) => object.box);
+  const avoid = ours.avoidMask;
+  const avoidedBoxes = ours.avoided.map((object) => object.box);
   const ablationStarted = performance.now();
-  const ablation = await fillPhoto(input, hole, ours.analysis, { avoid, minPlaneConfidence: Number.POSITIVE_INFINITY });
+  const ablation = await fillPhoto(input, hole, ours.analysis, { ...(avoid ? { avoid } : {}), minPlaneConfidence: Number.POSITIVE_INFINITY });
   const ablationMs = performance.now() - ablationStarted;
 
   const outputs: Partial<Record<Method, RawImage>> = { ours: ours.image, 'no-planes': ablation.image };
@@ -330,7 +331,7 @@ async function benchmarkCase(
       planeGuided: ours.report.planeGuided,
       layoutConfidence: ours.report.layoutConfidence,
     },
-    ...(objectBoxes && ours.sources ? { objectSources: objectSourceShares(ours.sources, [...objectBoxes, ...avoid], hole, input.width, input.height) } : {}),
+    ...(objectBoxes && ours.sources ? { objectSources: objectSourceShares(ours.sources, [...objectBoxes, ...avoidedBoxes], hole, input.width, input.height) } : {}),
   };
   return { result, outputs };
 }
@@ -776,7 +777,7 @@ function report(input: ReportInput): string {
 ${machineLine()}${partial.length > 0 ? `\n**Partial run** (${partial.join(', ')}): not the committed figures.` : ''}
 Methods: **ours** = the product's masked mode (\`removeMasked\`: room analysis with M-LSD + LSD, the objects
 ${detectors.join(' + ')} find kept out of the sources unless the hole reaches into their box, plane-guided PatchMatch fill); **without planes** = \`fillPhoto\` on the same analysis
-and avoided boxes with \`minPlaneConfidence: Infinity\` (plain PatchMatch); **Telea**, **Navier-Stokes** (OpenCV
+and avoided object masks with \`minPlaneConfidence: Infinity\` (plain PatchMatch); **Telea**, **Navier-Stokes** (OpenCV
 \`cv2.inpaint\`, radius 5) and **ShiftMap** (\`cv2.xphoto\`), run by \`bench/declutter-baselines.py\`. Scores from
 \`bench/declutter-metrics.ts\`: PSNR and SSIM inside the hole, texture ratio (mean gradient inside the hole, fill ÷
 answer: 1 = as busy as the truth, → 0 smeared), edge continuity (share of the answer's straight edges across the hole

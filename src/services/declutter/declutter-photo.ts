@@ -5,6 +5,7 @@ import { pixelBounds, type Box } from '../../vision/privacy/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
 import type { LineSource } from '../geometry/line-sources.js';
+import { objectMasks } from '../../vision/declutter/object-mask.js';
 import { detectObjects, type ObjectDetectors } from './detect-objects.js';
 import { surfaceMapOf } from './room-planes.js';
 
@@ -20,8 +21,8 @@ export interface DeclutterOptions {
   minPlaneConfidence?: number;
   /** Settings of the fill; see InpaintOptions. */
   fill?: InpaintOptions;
-  /** Regions never copied from (objects that stay in the room): their pixels would put a copy of them in the hole. */
-  avoid?: readonly Box[];
+  /** 1 on pixels never copied from (objects that stay in the room: a copy of them would appear in the hole). */
+  avoid?: Uint8Array;
   signal?: AbortSignal;
   progress?: (fraction: number) => void;
 }
@@ -69,7 +70,7 @@ export async function fillPhoto(
   );
   const started = performance.now();
   const filled = inpaint(
-    { image: rgb, hole, excluded: sourcesToAvoid(analysis, hole, options.avoid ?? []), ...(surfaces ? { surfaces } : {}) },
+    { image: rgb, hole, excluded: sourcesToAvoid(analysis, hole, options.avoid), ...(surfaces ? { surfaces } : {}) },
     {
       ...options.fill,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -119,27 +120,24 @@ export async function removeMasked(
   const staying = options.detectors
     ? await detectObjects(image, options.detectors, options.signal ? { signal: options.signal } : {})
     : [];
+  // The objects the hole does not reach into stay; their own pixels and shadows (not their loose boxes, which also
+  // hold the floor and wall the fill needs) are kept out of the sources.
+  const apart = staying.filter((o) => !touches(hole, image.width, pixelBounds(o.box, image.width, image.height)));
+  const avoid = apart.length > 0 ? objectMasks(image, apart.map((o) => o.box)) : undefined;
+  if (avoid && options.avoid) for (let i = 0; i < avoid.length; i++) avoid[i] ||= options.avoid[i]!;
   const detectionMs = Math.round(performance.now() - detectionStarted);
-  const filled = await fillPhoto(image, hole, analysis, { ...options, avoid: [...(options.avoid ?? []), ...staying.map((o) => o.box)] });
+  const filled = await fillPhoto(image, hole, analysis, { ...options, ...(avoid ? { avoid } : {}) });
   filled.report.milliseconds.analysis = milliseconds;
-  return { ...filled, analysis, avoided: staying, detectionMs };
+  return { ...filled, analysis, avoided: apart, avoidMask: avoid ?? options.avoid, detectionMs };
 }
 
 /**
- * Pixels never copied from: the given boxes, and the openings the hole does not touch (their frames and views are
- * never what stood behind an object).
+ * Pixels never copied from: `avoid` (objects that stay), and the openings the hole does not touch (their frames and
+ * views are never what stood behind an object).
  */
-function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, boxes: readonly Box[]): Uint8Array | undefined {
+function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, avoid: Uint8Array | undefined): Uint8Array | undefined {
   const { width, height } = analysis.image;
-  let excluded: Uint8Array | undefined;
-  for (const box of boxes) {
-    const bounds = pixelBounds(box, width, height);
-    // A box the hole reaches into is the object being removed: the floor and wall around it are the best sources.
-    if (!bounds || touches(hole, width, bounds)) continue;
-    excluded ??= new Uint8Array(width * height);
-    const [x0, y0, x1, y1] = bounds;
-    for (let y = y0; y < y1; y++) excluded.fill(1, y * width + x0, y * width + x1);
-  }
+  let excluded = avoid?.slice();
   for (const opening of analysis.openings) {
     const inside = polygonMask(width, height, [opening.polygon]);
     if (inside.some((v, i) => v === 1 && hole[i] === 1)) continue;
@@ -149,7 +147,10 @@ function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, boxes: readonl
   return excluded;
 }
 
-function touches(hole: Uint8Array, width: number, [x0, y0, x1, y1]: [number, number, number, number]): boolean {
+/** Whether any hole pixel lies within the bounds (false for none). */
+function touches(hole: Uint8Array, width: number, bounds: [number, number, number, number] | undefined): boolean {
+  if (!bounds) return false;
+  const [x0, y0, x1, y1] = bounds;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) if (hole[y * width + x]) return true;
   }

@@ -1,4 +1,4 @@
-import type { Level } from './level.js';
+import { CHANNELS, type Level } from './level.js';
 import { sourceMask } from './patch-match.js';
 import { scaledSurface, type Surface } from './surfaces.js';
 
@@ -50,8 +50,8 @@ export function dominantOffsets(
     let sum = 0;
     for (let j = -r; j <= r && sum < best; j++) {
       for (let i = -r; i <= r; i++) {
-        const a = 3 * ((y + j) * width + x + i);
-        const b = 3 * ((qy + j) * width + qx + i);
+        const a = CHANNELS * ((y + j) * width + x + i);
+        const b = CHANNELS * ((qy + j) * width + qx + i);
         const d0 = colour[a]! - colour[b]!;
         const d1 = colour[a + 1]! - colour[b + 1]!;
         const d2 = colour[a + 2]! - colour[b + 2]!;

@@ -1,6 +1,7 @@
 import { resizeToLongSide } from '../geometry/resample.js';
 import type { RawImage } from '../raw-image.js';
-import { downsampleLevel, fillFromRim, type Level } from './level.js';
+import { CHANNELS, downsampleLevel, fillFromRim, type Level } from './level.js';
+import { textureFeatures } from './texture-features.js';
 import { addBilinear, dilate, holeDepth, PatchMatchLevel, type PatchMatchOptions } from './patch-match.js';
 import { dominantOffsets } from './dominant-offsets.js';
 import { IMAGE_PLANE, type Surface } from './surfaces.js';
@@ -50,6 +51,12 @@ export interface InpaintOptions {
   searchPasses?: number;
   /** Width in photo pixels of the feathered seam outside the hole. Default 2. */
   seam?: number;
+  /**
+   * Weight of the texture features against the colours in the patch distance (see CHANNELS). Default 0.5: on the
+   * bench's 22 holes (median PSNR / texture ratio / mean edge continuity) 0 gave 27.17 / 0.85 / 0.51, 0.5 gave
+   * 27.34 / 0.85 / 0.54, 1 gave 26.92 / 0.86 / 0.53 and 2 gave 26.57 / 0.85 / 0.57.
+   */
+  textureWeight?: number;
   /** Try the texture's most frequent self-offsets as candidates everywhere (see dominantOffsets). Default true. */
   dominantOffsets?: boolean;
   /**
@@ -110,7 +117,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   const surfaces = [...(input.surfaces?.surfaces ?? []), IMAGE_PLANE];
   const fallback = surfaces.length - 1;
 
-  const finest = finestLevel(input, options.workingSize ?? 1024, fallback);
+  const finest = finestLevel(input, options.workingSize ?? 1024, options.textureWeight ?? 0.5, fallback);
   const holeBySurface = demoteSparseSurfaces(finest, surfaces, fallback, options.minSurfaceSources ?? 400);
   const levels: Level[] = [finest];
   const coarsest = options.coarsestSize ?? 32;
@@ -166,12 +173,11 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
 }
 
 /** The photo at the working size, with the hole and the exclusions pooled (a pixel is hole if any part of it is). */
-function finestLevel(input: InpaintInput, workingSize: number, fallback: number): Level {
+function finestLevel(input: InpaintInput, workingSize: number, textureWeight: number, fallback: number): Level {
   const { image } = input;
   const small = resizeToLongSide(image, workingSize);
   const { width, height } = small;
   const scale = image.width / width;
-  const colour = Float32Array.from(small.data);
   // The reduction's filter reaches one working pixel past the pixels it pools: grown by one, the hole (and what is
   // excluded) takes in every working pixel that a removed object's colours bled into.
   const reach = scale > 1 ? 1 : 0;
@@ -179,6 +185,13 @@ function finestLevel(input: InpaintInput, workingSize: number, fallback: number)
   const excluded = input.excluded
     ? dilate(poolMax(input.excluded, image.width, image.height, width, height), width, height, reach)
     : new Uint8Array(width * height);
+  const features = textureFeatures(small, hole, textureWeight);
+  const colour = new Float32Array(width * height * CHANNELS);
+  for (let i = 0; i < width * height; i++) {
+    colour.set(small.data.subarray(3 * i, 3 * i + 3), CHANNELS * i);
+    colour[CHANNELS * i + 3] = features[2 * i]!;
+    colour[CHANNELS * i + 4] = features[2 * i + 1]!;
+  }
   const group = new Uint8Array(width * height).fill(fallback);
   const map = input.surfaces;
   if (map) {
@@ -225,7 +238,7 @@ function poolMax(mask: Uint8Array, width: number, height: number, outWidth: numb
 
 /** Starts the finer level's hole from the coarser level's result. */
 function upsampleHoleColours(coarse: Level, fine: Level): void {
-  const sums = new Float32Array(3);
+  const sums = new Float32Array(CHANNELS);
   const ratio = coarse.width / fine.width;
   const ratioY = coarse.height / fine.height;
   for (let y = 0; y < fine.height; y++) {
@@ -233,8 +246,8 @@ function upsampleHoleColours(coarse: Level, fine: Level): void {
       const i = y * fine.width + x;
       if (!fine.hole[i]) continue;
       sums.fill(0);
-      addBilinear(coarse.colour, coarse.width, coarse.height, (x + 0.5) * ratio, (y + 0.5) * ratioY, 1, sums, 0);
-      fine.colour.set(sums, 3 * i);
+      addBilinear(coarse.colour, CHANNELS, coarse.width, coarse.height, (x + 0.5) * ratio, (y + 0.5) * ratioY, 1, sums, 0);
+      fine.colour.set(sums, CHANNELS * i);
     }
   }
 }
@@ -258,7 +271,7 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
   const sums = new Float32Array(count * 3);
   const weights = new Float32Array(count);
   const costs: number[] = [];
-  for (let t = 0; t < field.targets.length; t++) if (field.cost[t]! < Infinity) costs.push(field.cost[t]! / (3 * field.support[t]!));
+  for (let t = 0; t < field.targets.length; t++) if (field.cost[t]! < Infinity) costs.push(field.cost[t]! / (CHANNELS * field.support[t]!));
   costs.sort((a, b) => a - b);
   const variance = Math.max(1, costs[Math.floor(0.75 * (costs.length - 1))] ?? 1);
   for (let t = 0; t < field.targets.length; t++) {
@@ -267,7 +280,7 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
     const px = p % level.width;
     const py = (p - px) / level.width;
     const group = field.surface[t]!;
-    const weight = Math.exp(-field.cost[t]! / (3 * field.support[t]!) / (2 * variance));
+    const weight = Math.exp(-field.cost[t]! / (CHANNELS * field.support[t]!) / (2 * variance));
     // The copy map at full size, linearised at the patch centre.
     const cx = (px + 0.5) * s;
     const cy = (py + 0.5) * s;
@@ -293,7 +306,7 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
         // Level-pixel source position, then to photo pixels.
         const ux = (sx + j00 * dx + j01 * dy) * s;
         const uy = (sy + j10 * dx + j11 * dy) * s;
-        addBilinear(image.data, width, height, ux, uy, weight, sums, 3 * k);
+        addBilinear(image.data, 3, width, height, ux, uy, weight, sums, 3 * k);
         weights[k]! += weight;
       }
     }

@@ -1,10 +1,19 @@
 /**
- * One level of the inpainting pyramid: the picture at that resolution and what is known about each pixel. Colours
- * are interleaved RGB floats 0–255; hole pixels hold the current estimate of the fill.
+ * Values per pixel in Level.colour: red, green, blue (0–255), then the texture features, the local means of |∂x| and
+ * |∂y| of the luma at the finest level (Newson et al. 2014), scaled by their weight. Averaged down the pyramid, the
+ * features let coarse levels tell a fine mosaic or brick from a smooth surface of the same mean colour, so the fill
+ * does not settle on the smooth one.
+ */
+export const CHANNELS = 5;
+
+/**
+ * One level of the inpainting pyramid: the picture at that resolution and what is known about each pixel. Hole
+ * pixels hold the current estimate of the fill.
  */
 export interface Level {
   width: number;
   height: number;
+  /** Interleaved, CHANNELS values per pixel. */
   colour: Float32Array;
   /** 1 where the pixel is to be filled. */
   hole: Uint8Array;
@@ -20,33 +29,23 @@ export interface Level {
 export function downsampleLevel(level: Level): Level {
   const width = Math.max(1, Math.ceil(level.width / 2));
   const height = Math.max(1, Math.ceil(level.height / 2));
-  const colour = new Float32Array(width * height * 3);
+  const colour = new Float32Array(width * height * CHANNELS);
   const hole = new Uint8Array(width * height);
   const excluded = new Uint8Array(width * height);
   const group = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = y * width + x;
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let count = 0;
       for (let dy = 0; dy < 2; dy++) {
         const sy = Math.min(level.height - 1, 2 * y + dy);
         for (let dx = 0; dx < 2; dx++) {
           const sx = Math.min(level.width - 1, 2 * x + dx);
           const i = sy * level.width + sx;
-          r += level.colour[3 * i]!;
-          g += level.colour[3 * i + 1]!;
-          b += level.colour[3 * i + 2]!;
-          count++;
+          for (let c = 0; c < CHANNELS; c++) colour[CHANNELS * o + c]! += level.colour[CHANNELS * i + c]! / 4;
           if (level.hole[i]) hole[o] = 1;
           if (level.excluded[i]) excluded[o] = 1;
         }
       }
-      colour[3 * o] = r / count;
-      colour[3 * o + 1] = g / count;
-      colour[3 * o + 2] = b / count;
       // The finer level's lower-right pixel of the four: the one nearest the coarse pixel's centre on a 2:1 grid.
       group[o] = level.group[Math.min(level.height - 1, 2 * y + 1) * level.width + Math.min(level.width - 1, 2 * x + 1)]!;
     }
@@ -67,7 +66,7 @@ export function fillFromRim(level: Level): void {
   while (front.length > 0) {
     const values = front.map((i) => neighbourMean(i, known, colour, width, height));
     front.forEach((i, k) => {
-      colour.set(values[k]!, 3 * i);
+      colour.set(values[k]!, CHANNELS * i);
       known[i] = 1;
     });
     const next = new Set<number>();
@@ -88,19 +87,16 @@ function touchesKnown(i: number, known: Uint8Array, width: number, height: numbe
   return found;
 }
 
-function neighbourMean(i: number, known: Uint8Array, colour: Float32Array, width: number, height: number): [number, number, number] {
-  let r = 0;
-  let g = 0;
-  let b = 0;
+function neighbourMean(i: number, known: Uint8Array, colour: Float32Array, width: number, height: number): Float32Array {
+  const mean = new Float32Array(CHANNELS);
   let n = 0;
   forNeighbours(i, width, height, (j) => {
     if (!known[j]) return;
-    r += colour[3 * j]!;
-    g += colour[3 * j + 1]!;
-    b += colour[3 * j + 2]!;
+    for (let c = 0; c < CHANNELS; c++) mean[c]! += colour[CHANNELS * j + c]!;
     n++;
   });
-  return n > 0 ? [r / n, g / n, b / n] : [128, 128, 128];
+  for (let c = 0; c < CHANNELS; c++) mean[c] = n > 0 ? mean[c]! / n : c < 3 ? 128 : 0;
+  return mean;
 }
 
 function forNeighbours(i: number, width: number, height: number, visit: (j: number) => void): void {

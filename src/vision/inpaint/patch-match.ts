@@ -1,4 +1,4 @@
-import type { Level } from './level.js';
+import { CHANNELS, type Level } from './level.js';
 import { scaledSurface, type Surface } from './surfaces.js';
 
 /**
@@ -168,7 +168,7 @@ export class PatchMatchLevel {
     const { field, level } = this;
     const { width, height, colour, hole } = level;
     const r = this.options.patchRadius;
-    const sums = new Float32Array(width * height * 3);
+    const sums = new Float32Array(width * height * CHANNELS);
     const weights = new Float32Array(width * height);
     const variance = Math.max(1, percentile(meanCosts(field), 0.75));
     const jacobian = new Float64Array(4);
@@ -177,7 +177,7 @@ export class PatchMatchLevel {
       const p = field.targets[t]!;
       const px = p % width;
       const py = (p - px) / width;
-      const meanCost = field.cost[t]! / (3 * field.support[t]!);
+      const meanCost = field.cost[t]! / (CHANNELS * field.support[t]!);
       const weight = this.confidence[p]! * Math.exp(-meanCost / (2 * variance));
       const [sx, sy] = this.sourceOf(t, p);
       this.jacobianAt(field.surface[t]!, px + 0.5, py + 0.5, field.offsetX[t]!, field.offsetY[t]!, jacobian);
@@ -191,7 +191,7 @@ export class PatchMatchLevel {
           if (!hole[q]) continue;
           const ux = sx + jacobian[0]! * dx + jacobian[1]! * dy;
           const uy = sy + jacobian[2]! * dx + jacobian[3]! * dy;
-          addBilinear(colour, width, height, ux, uy, weight, sums, 3 * q);
+          addBilinear(colour, CHANNELS, width, height, ux, uy, weight, sums, CHANNELS * q);
           weights[q]! += weight;
         }
       }
@@ -199,9 +199,7 @@ export class PatchMatchLevel {
     for (let q = 0; q < width * height; q++) {
       const w = weights[q]!;
       if (!hole[q] || w <= 0) continue;
-      colour[3 * q] = sums[3 * q]! / w;
-      colour[3 * q + 1] = sums[3 * q + 1]! / w;
-      colour[3 * q + 2] = sums[3 * q + 2]! / w;
+      for (let c = 0; c < CHANNELS; c++) colour[CHANNELS * q + c] = sums[CHANNELS * q + c]! / w;
     }
   }
 
@@ -311,12 +309,14 @@ export class PatchMatchLevel {
         const uy = Math.floor(sy + j[2]! * dx + j[3]! * dy);
         if (ux < 0 || uy < 0 || ux >= width || uy >= height) return false;
         const q = qy * width + qx;
-        const a = 3 * q;
-        const b = 3 * (uy * width + ux);
+        const a = CHANNELS * q;
+        const b = CHANNELS * (uy * width + ux);
         const d0 = colour[a]! - colour[b]!;
         const d1 = colour[a + 1]! - colour[b + 1]!;
         const d2 = colour[a + 2]! - colour[b + 2]!;
-        sum += confidence[q]! * (d0 * d0 + d1 * d1 + d2 * d2);
+        const d3 = colour[a + 3]! - colour[b + 3]!;
+        const d4 = colour[a + 4]! - colour[b + 4]!;
+        sum += confidence[q]! * (d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4);
       }
     }
     const cost = sum * penalty;
@@ -424,9 +424,10 @@ export function dilate(mask: Uint8Array, width: number, height: number, r: numbe
   return out;
 }
 
-/** Adds weight × the bilinear sample at continuous (x, y) of an interleaved RGB float image into sums[at…at+2]. */
+/** Adds weight × the bilinear sample at continuous (x, y) of an interleaved image into sums[at…at+channels−1]. */
 export function addBilinear(
   colour: Float32Array | Uint8Array,
+  channels: number,
   width: number,
   height: number,
   x: number,
@@ -447,11 +448,11 @@ export function addBilinear(
   const w01 = weight * tx * (1 - ty);
   const w10 = weight * (1 - tx) * ty;
   const w11 = weight * tx * ty;
-  const a = 3 * (y0 * width + x0);
-  const b = 3 * (y0 * width + x1);
-  const c = 3 * (y1 * width + x0);
-  const d = 3 * (y1 * width + x1);
-  for (let k = 0; k < 3; k++) {
+  const a = channels * (y0 * width + x0);
+  const b = channels * (y0 * width + x1);
+  const c = channels * (y1 * width + x0);
+  const d = channels * (y1 * width + x1);
+  for (let k = 0; k < channels; k++) {
     sums[at + k]! += w00 * colour[a + k]! + w01 * colour[b + k]! + w10 * colour[c + k]! + w11 * colour[d + k]!;
   }
 }
@@ -459,7 +460,7 @@ export function addBilinear(
 function meanCosts(field: NearestNeighbourField): Float32Array {
   const out: number[] = [];
   for (let t = 0; t < field.targets.length; t++) {
-    if (field.cost[t]! < Infinity) out.push(field.cost[t]! / (3 * field.support[t]!));
+    if (field.cost[t]! < Infinity) out.push(field.cost[t]! / (CHANNELS * field.support[t]!));
   }
   return Float32Array.from(out);
 }
