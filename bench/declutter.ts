@@ -28,7 +28,7 @@
  * Writes the `declutter` section of docs/benchmarks.md. `--holes-only` (A and its sheet rows only) and
  * `--skip-shiftmap` are for quick iterations; the section then says it is partial.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -171,8 +171,22 @@ interface Options {
   skipShiftmap: boolean;
 }
 
+/**
+ * The baselines need Debian's OpenCV for /usr/bin/python3: installed here when missing and we are root (as on a fresh
+ * CI machine), otherwise the command to run is printed.
+ */
+function ensureOpenCv(): void {
+  const check = spawnSync(PYTHON, ['-c', 'import cv2; cv2.xphoto']);
+  if (check.status === 0) return;
+  if (process.getuid?.() !== 0) throw new Error('OpenCV for python3 is missing: apt-get install -y python3-opencv');
+  console.log('installing python3-opencv (apt-get)');
+  const install = spawnSync('sh', ['-c', 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-opencv'], { stdio: 'inherit' });
+  if (install.status !== 0) throw new Error('apt-get install python3-opencv failed');
+}
+
 async function main(): Promise<void> {
   const options = parseOptions();
+  ensureOpenCv();
   const baselines: Baseline[] = options.skipShiftmap ? ['telea', 'ns'] : ['telea', 'ns', 'shiftmap'];
   const holes = (JSON.parse(fs.readFileSync(HOLES, 'utf8')) as { holes: HoleSpec[] }).holes;
   const furniture = (JSON.parse(fs.readFileSync(FURNITURE, 'utf8')) as { photos: FurniturePhoto[] }).photos;
