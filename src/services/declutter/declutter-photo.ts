@@ -16,6 +16,9 @@ export interface DeclutterLines {
   vanishingPoints?: LineSource;
 }
 
+/** Layout confidence from which the room's planes (and its floor) are trusted. */
+export const MIN_PLANE_CONFIDENCE = 0.3;
+
 export interface DeclutterOptions {
   /** Layout confidence from which the room's planes guide the fill; below it the fill is plain PatchMatch. Default 0.3. */
   minPlaneConfidence?: number;
@@ -66,7 +69,7 @@ export async function fillPhoto(
     analysis,
     Math.max(1, Math.round(image.width * factor)),
     Math.max(1, Math.round(image.height * factor)),
-    options.minPlaneConfidence ?? 0.3,
+    options.minPlaneConfidence ?? MIN_PLANE_CONFIDENCE,
   );
   const started = performance.now();
   const filled = inpaint(

@@ -2,7 +2,7 @@ import { findClutter } from '../../vision/declutter/clutter.js';
 import { objectMasks } from '../../vision/declutter/object-mask.js';
 import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { analyseRoom, fillPhoto, reportBox, type DeclutterLines, type DeclutterOptions, type RemovedObject } from './declutter-photo.js';
+import { analyseRoom, fillPhoto, MIN_PLANE_CONFIDENCE, reportBox, type DeclutterLines, type DeclutterOptions, type RemovedObject } from './declutter-photo.js';
 import { detectObjects, type ObjectDetectionOptions, type ObjectDetectors } from './detect-objects.js';
 import { floorMask } from './room-planes.js';
 
@@ -31,8 +31,10 @@ export async function removeAutomatically(image: RawImage, lines: DeclutterLines
     detected.map((d) => d.box),
     { floorLabels, protectedMask },
   );
-  // What no detector names but stands out from the floor's own look: clothes, boxes, toys.
-  const clutter = findClutter(image, floorLabels, hole);
+  // What no detector names but stands out from the floor's own look: clothes, boxes, toys. Only where the layout is
+  // trusted: with a wrong floor (a panorama, a close-up) the "floor's look" is a bit of everything.
+  const layoutTrusted = analysis.confidence.layout >= (options.minPlaneConfidence ?? MIN_PLANE_CONFIDENCE);
+  const clutter = layoutTrusted ? findClutter(image, floorLabels, hole) : { boxes: [], mask: new Uint8Array(0) };
   for (let i = 0; i < hole.length; i++) if (clutter.mask[i]) hole[i] = 1;
   const removed: RemovedObject[] = [
     ...detected.map((d) => ({ label: d.label, source: d.source, score: round(d.score), box: reportBox(d.box) })),
