@@ -19,6 +19,7 @@
  */
 import { detectSegmentsLsd, gaussianBlur } from '../src/vision/geometry/lsd.js';
 import { mergeCollinear, type LineSegment } from '../src/vision/geometry/segments.js';
+import { bilinear } from '../src/vision/geometry/resample.js';
 
 export interface ImageLike {
   data: ArrayLike<number>;
@@ -383,23 +384,9 @@ export function areaResample(plane: Float32Array, w: number, h: number, tw: numb
 
 /** ∇I·n at a continuous point (pixel centres at i + 0.5), bilinear central differences, clamped at the edges. */
 function directional(plane: Float32Array, w: number, h: number, x: number, y: number, nx: number, ny: number): number {
-  const gx = (sample(plane, w, h, x + 1, y) - sample(plane, w, h, x - 1, y)) / 2;
-  const gy = (sample(plane, w, h, x, y + 1) - sample(plane, w, h, x, y - 1)) / 2;
+  const gx = (bilinear(plane, w, h, x + 1, y) - bilinear(plane, w, h, x - 1, y)) / 2;
+  const gy = (bilinear(plane, w, h, x, y + 1) - bilinear(plane, w, h, x, y - 1)) / 2;
   return gx * nx + gy * ny;
-}
-
-function sample(plane: Float32Array, w: number, h: number, x: number, y: number): number {
-  const fx = Math.min(w - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(h - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(w - 1, x0 + 1);
-  const y1 = Math.min(h - 1, y0 + 1);
-  const ax = fx - x0;
-  const ay = fy - y0;
-  const top = plane[y0 * w + x0]! * (1 - ax) + plane[y0 * w + x1]! * ax;
-  const bottom = plane[y1 * w + x0]! * (1 - ax) + plane[y1 * w + x1]! * ax;
-  return top * (1 - ay) + bottom * ay;
 }
 
 function expand(box: BoundingBox, by: number, width: number, height: number): BoundingBox {

@@ -60,6 +60,7 @@ import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeRoom, layoutLabels, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL, type LineSource } from '../src/services/geometry/line-sources.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { fillPolygon } from '../src/vision/polygon-mask.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
 
@@ -161,40 +162,15 @@ async function makeAnalyzer(): Promise<Analyzer> {
 // Geometry helpers.
 
 /** Fills the polygon (even-odd, sampled at pixel centres) into `map` with `value`, in a w × h grid scaled by `s`. */
-function fillPolygon(map: Uint8Array, w: number, h: number, polygon: readonly (readonly [number, number])[], value: number, s = 1): void {
-  if (polygon.length < 3) return;
-  const pts = polygon.map(([x, y]) => [x * s, y * s] as const);
-  let minY = Infinity;
-  let maxY = -Infinity;
-  for (const [, y] of pts) {
-    minY = Math.min(minY, y);
-    maxY = Math.max(maxY, y);
-  }
-  const y0 = Math.max(0, Math.floor(minY - 0.5));
-  const y1 = Math.min(h - 1, Math.ceil(maxY - 0.5));
-  const xs: number[] = [];
-  for (let j = y0; j <= y1; j++) {
-    const yc = j + 0.5;
-    xs.length = 0;
-    for (let k = 0; k < pts.length; k++) {
-      const [ax, ay] = pts[k]!;
-      const [bx, by] = pts[(k + 1) % pts.length]!;
-      if (ay <= yc !== by <= yc) xs.push(ax + ((yc - ay) * (bx - ax)) / (by - ay));
-    }
-    xs.sort((a, b) => a - b);
-    for (let k = 0; k + 1 < xs.length; k += 2) {
-      const i0 = Math.max(0, Math.ceil(xs[k]! - 0.5));
-      const i1 = Math.min(w - 1, Math.ceil(xs[k + 1]! - 0.5) - 1);
-      for (let i = i0; i <= i1; i++) map[j * w + i] = value;
-    }
-  }
+function fillScaledPolygon(map: Uint8Array, w: number, h: number, polygon: Polygon, value: number, s = 1): void {
+  fillPolygon(map, w, h, polygon.map(([x, y]) => [x * s, y * s] as const), value);
 }
 
 function polygonIoU(a: Polygon, b: Polygon, w: number, h: number): number {
   const ma = new Uint8Array(w * h);
   const mb = new Uint8Array(w * h);
-  fillPolygon(ma, w, h, a, 1);
-  fillPolygon(mb, w, h, b, 1);
+  fillPolygon(ma, w, h, a);
+  fillPolygon(mb, w, h, b);
   let inter = 0;
   let union = 0;
   for (let i = 0; i < ma.length; i++) {
@@ -407,9 +383,9 @@ function drawnClasses(layout: DrawnLayout, w: number, h: number): Uint8Array {
   const s = w / layout.width;
   const map = new Uint8Array(w * h);
   for (const [face, polygons] of Object.entries(layout.faces)) {
-    for (const polygon of polygons ?? []) fillPolygon(map, w, h, polygon, FACE_IDS[face]!, s);
+    for (const polygon of polygons ?? []) fillScaledPolygon(map, w, h, polygon, FACE_IDS[face]!, s);
   }
-  for (const polygon of layout.ignore ?? []) fillPolygon(map, w, h, polygon, UNSCORED, s);
+  for (const polygon of layout.ignore ?? []) fillScaledPolygon(map, w, h, polygon, UNSCORED, s);
   return map;
 }
 

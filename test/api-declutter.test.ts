@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { dataUrl } from './helpers/fixtures.js';
+import { until } from './helpers/until.js';
 
 const WIDTH = 240;
 const HEIGHT = 180;
@@ -32,15 +33,6 @@ async function objectMask(): Promise<Buffer> {
   return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 1 } }).png().toBuffer();
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('declutter', () => {
   let t: TestApp;
@@ -111,7 +103,7 @@ describe('declutter', () => {
     const job = await until(async () => {
       const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
       return body.status === 'pending' ? undefined : body;
-    });
+    }, 60_000);
     assert.equal(job.status, 'success', JSON.stringify(job.error));
     assert.equal(job.result.declutter.mode, 'automatic');
     assert.ok(Array.isArray(job.result.declutter.removed));

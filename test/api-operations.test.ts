@@ -7,16 +7,8 @@ import sharp from 'sharp';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { startImageServer, type ImageServer } from './helpers/image-server.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
+import { until } from './helpers/until.js';
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('processing endpoints', () => {
   let t: TestApp;

@@ -3,17 +3,9 @@ import { test } from 'node:test';
 import { findClutter } from '../src/vision/declutter/clutter.js';
 import { intersectionOverUnion, type Box } from '../src/vision/privacy/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { seededRandom } from './helpers/seeded-random.js';
 
 type Rgb = [number, number, number];
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const clamp = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
 const W = 640;
@@ -28,7 +20,7 @@ function floorLabels(): Uint8Array {
 }
 
 function paint(shade: (x: number, y: number, random: () => number) => Rgb, seed: number): Uint8Array {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const data = new Uint8Array(W * H * 3);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
@@ -53,7 +45,7 @@ function plainFloor(seed = 2): Uint8Array {
 
 /** Boards with dark seams every 24 px, grain and per-board tone. */
 function woodFloor(seed = 1): Uint8Array {
-  const tones = mulberry32(seed + 100);
+  const tones = seededRandom(seed + 100);
   const tone = Array.from({ length: 64 }, () => 0.9 + 0.2 * tones());
   return paint((x, y, random) => {
     const board = Math.floor(y / 24);
@@ -167,7 +159,7 @@ for (const [name, floor] of [
 test('clothes, a cardboard box and a toy on a wooden floor are found', () => {
   const data = woodFloor(6);
   const truth = new Uint8Array(W * H);
-  const random = mulberry32(3);
+  const random = seededRandom(3);
   const expected = [
     blob(data, truth, 150, 300, 45, 30, () => [200, 40, 50]),
     // Cardboard: nearly the wood's colour, but flat where the wood has grain.

@@ -5,23 +5,15 @@ import { objectMask, objectMasks } from '../src/vision/declutter/object-mask.js'
 import { paintRegionMask } from '../src/vision/declutter/region-mask.js';
 import type { Box } from '../src/vision/privacy/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { seededRandom } from './helpers/seeded-random.js';
 
 type Rgb = [number, number, number];
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const clamp = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
 
 /** Wooden boards 24 px wide with dark seams, grain and per-board tone, plus camera noise. */
 function woodFloor(width: number, height: number, seed: number): Uint8Array {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const data = new Uint8Array(width * height * 3);
   const tone = Array.from({ length: 64 }, () => 0.9 + 0.2 * random());
   for (let y = 0; y < height; y++) {
@@ -41,7 +33,7 @@ function woodFloor(width: number, height: number, seed: number): Uint8Array {
 
 /** A light plain floor with a gentle lighting gradient. */
 function plainFloor(width: number, height: number, seed: number): Uint8Array {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const data = new Uint8Array(width * height * 3);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -69,7 +61,7 @@ interface Scene {
  */
 function objectScene(floor: Uint8Array, width: number, height: number, colour: Rgb, shadowFactor: number, seed: number): Scene {
   const data = floor.slice();
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const object = new Uint8Array(width * height);
   const shadow = new Uint8Array(width * height);
   const [x0, x1, y0, y1] = [240, 400, 200, 330];
@@ -204,7 +196,7 @@ test('a box over the whole image gives the whole box, not an error', () => {
 });
 
 test('FlowGraph finds the minimum cut of random graphs (checked against Edmonds–Karp)', () => {
-  const random = mulberry32(42);
+  const random = seededRandom(42);
   for (let trial = 0; trial < 300; trial++) {
     const n = 2 + Math.floor(random() * 9);
     const size = n + 2;
