@@ -19,7 +19,7 @@
  */
 import { detectSegmentsLsd, gaussianBlur } from '../src/vision/geometry/lsd.js';
 import { mergeCollinear, type LineSegment } from '../src/vision/geometry/segments.js';
-import { bilinear } from '../src/vision/geometry/resample.js';
+import { sampleBilinear } from '../src/vision/sky/colour-planes.js';
 
 export interface ImageLike {
   data: ArrayLike<number>;
@@ -384,8 +384,8 @@ export function areaResample(plane: Float32Array, w: number, h: number, tw: numb
 
 /** ∇I·n at a continuous point (pixel centres at i + 0.5), bilinear central differences, clamped at the edges. */
 function directional(plane: Float32Array, w: number, h: number, x: number, y: number, nx: number, ny: number): number {
-  const gx = (bilinear(plane, w, h, x + 1, y) - bilinear(plane, w, h, x - 1, y)) / 2;
-  const gy = (bilinear(plane, w, h, x, y + 1) - bilinear(plane, w, h, x, y - 1)) / 2;
+  const gx = (sampleBilinear(plane, w, h, x + 1, y) - sampleBilinear(plane, w, h, x - 1, y)) / 2;
+  const gy = (sampleBilinear(plane, w, h, x, y + 1) - sampleBilinear(plane, w, h, x, y - 1)) / 2;
   return gx * nx + gy * ny;
 }
 

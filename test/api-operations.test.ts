@@ -423,6 +423,24 @@ describe('enhancer', () => {
     assert.deepEqual({ faces: job.result.privacy.faces, plates: job.result.privacy.plates }, { faces: 0, plates: 0 });
   });
 
+  it('takes a greyscale photo asked for learned retouching through the classical engine, and says so', async () => {
+    const levels = Buffer.alloc(80 * 60);
+    for (let i = 0; i < levels.length; i++) levels[i] = (i * 7) % 256;
+    const grey = await sharp(levels, { raw: { width: 80, height: 60, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/enhancer',
+      headers: t.auth,
+      payload: { url: dataUrl(grey), retouch: 'learned', webhook: 'http://127.0.0.1:9/hook' },
+    });
+    const job = await until(async () => {
+      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
+      return body.status === 'pending' ? undefined : body;
+    });
+    assert.equal(job.status, 'success', JSON.stringify(job.error));
+    assert.deepEqual([job.result.enhancement.engine, job.result.enhancement.learnedSkipped], ['classical', 'greyscale']);
+  });
+
   it('leaves an indoor photo without sky alone and says so', async () => {
     const response = await t.app.inject({
       method: 'POST',

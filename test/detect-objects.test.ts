@@ -8,7 +8,6 @@ import { ModelStore } from '../src/repositories/models/model-store.js';
 import type { TfjsGraph, TfjsGraphNode } from '../src/repositories/models/tfjs-graph.js';
 import { tfjsGraphModelToOnnxNhwc, unsupportedNhwcOps } from '../src/repositories/models/tfjs-graph-nhwc-to-onnx.js';
 import {
-  DEFAULT_MIN_SCORES,
   detectObjects,
   OBJECT_MODEL_NAMES,
   REMOVABLE_CLASSES,
@@ -209,7 +208,6 @@ describe('detectObjects', () => {
     for (const label of REMOVABLE_OBJECTRON_CLASSES) assert.ok(OBJECTRON_LABELS.includes(label), label);
     for (const label of ['Car', 'Vehicle', 'Cattle', '???'] as const) assert.ok(!REMOVABLE_OBJECTRON_CLASSES.includes(label), label);
     assert.ok(REMOVABLE_LABELS.includes('dining table') && REMOVABLE_LABELS.includes('computer monitor'));
-    assert.equal(DEFAULT_MIN_SCORES.objectron, 0.25);
   });
 
   it('lists only names of COCO classes', () => {

@@ -70,15 +70,11 @@ describe('inpainting', () => {
     const { image } = inpaint({ image: boards, hole }, { seam });
     const near = dilate(hole, width, height, seam);
     let changedOutside = 0;
-    let changedInSeam = 0;
     for (let i = 0; i < hole.length; i++) {
       const same = [0, 1, 2].every((c) => image.data[3 * i + c] === boards.data[3 * i + c]);
       if (!near[i] && !same) changedOutside++;
-      if (near[i] && !hole[i] && !same) changedInSeam++;
     }
     assert.equal(changedOutside, 0);
-    // The fill of a perfect texture lands on the original, so the seam may be nearly untouched; it must not be wider.
-    assert.ok(changedInSeam >= 0);
   });
 
   it('never copies from excluded pixels', () => {

@@ -31,7 +31,7 @@ export class WorkerPool {
   private readonly modelsLoaded = new Set<string>();
 
   constructor(
-    private readonly size: number,
+    size: number,
     private readonly logger: Logger,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());

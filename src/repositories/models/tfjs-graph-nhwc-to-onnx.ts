@@ -91,7 +91,7 @@ export function tfjsGraphModelToOnnxNhwc(graph: TfjsGraph, options: TfjsNhwcConv
     lowering.nodes.push({ opType: 'Identity', inputs: [lowering.ref(tfName).name], output: onnxName });
     outputs.push(onnxName);
   }
-  return encode(lowering, outputs, options.inputSize);
+  return encode(lowering, outputs);
 }
 
 /** Nodes needed for `outputs`, producers before consumers, found without recursion (MAXIM chains are deep). */
@@ -505,7 +505,7 @@ class NhwcLowering {
   }
 }
 
-function encode(lowering: NhwcLowering, outputs: readonly string[], inputSize: readonly [number, number] | undefined): Uint8Array {
+function encode(lowering: NhwcLowering, outputs: readonly string[]): Uint8Array {
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian hosts are not supported');
   const writer = new ProtoWriter();
   writer.varint(1, IR_VERSION);
@@ -530,7 +530,6 @@ function encode(lowering: NhwcLowering, outputs: readonly string[], inputSize: r
       });
     }
     const shape = lowering.inputShape;
-    void inputSize;
     graph.message(11, (info) => {
       info.string(1, NHWC_INPUT_NAME);
       info.message(2, (t) =>

@@ -12,10 +12,10 @@ import { tensorFloats, type TfliteActivation, type TfliteModel, type TfliteOpera
  * DEPTHWISE_CONV_2D's [1, H, W, C·M] → [C·M, 1, H, W] with C groups. DEQUANTIZE of float16 constants is folded.
  */
 
-export const TFLITE_SUPPORTED_OPS: readonly string[] = ['CONV_2D', 'DEPTHWISE_CONV_2D', 'RESHAPE', 'ADD', 'CONCATENATION', 'DEQUANTIZE'];
+const TFLITE_SUPPORTED_OPS: readonly string[] = ['CONV_2D', 'DEPTHWISE_CONV_2D', 'RESHAPE', 'ADD', 'CONCATENATION', 'DEQUANTIZE'];
 
 /** Name of the ONNX model's input. */
-export const TFLITE_ONNX_INPUT_NAME = 'image';
+const TFLITE_ONNX_INPUT_NAME = 'image';
 
 export interface TfliteToOnnxOptions {
   /** ONNX output name → TensorFlow Lite tensor name. Default: the model's outputs under their own names. */

@@ -1,6 +1,6 @@
 import { greyToRgb, joinAlpha, rgbToGrey, splitAlpha } from '../../vision/channels.js';
 import { inpaint, type FillSources, type InpaintOptions } from '../../vision/inpaint/inpaint.js';
-import { polygonMask } from '../../vision/polygon-mask.js';
+import { fillPolygon } from '../../vision/polygon-mask.js';
 import { pixelBounds, type Box } from '../../vision/privacy/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
@@ -142,10 +142,14 @@ function sourcesToAvoid(analysis: RoomAnalysis, hole: Uint8Array, avoid: Uint8Ar
   const { width, height } = analysis.image;
   let excluded = avoid?.slice();
   for (const opening of analysis.openings) {
-    const inside = polygonMask(width, height, [opening.polygon]);
-    if (inside.some((v, i) => v === 1 && hole[i] === 1)) continue;
+    // An opening the hole reaches near (its bounding box) may be what the hole continues: it stays a source.
+    const xs = opening.polygon.map((p) => p[0]);
+    const ys = opening.polygon.map((p) => p[1]);
+    const x = Math.min(...xs);
+    const y = Math.min(...ys);
+    if (touches(hole, width, pixelBounds({ x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y }, width, height))) continue;
     excluded ??= new Uint8Array(width * height);
-    for (let i = 0; i < inside.length; i++) if (inside[i]) excluded[i] = 1;
+    fillPolygon(excluded, width, height, opening.polygon);
   }
   return excluded;
 }

@@ -55,7 +55,9 @@ export const enhancer = defineOperation({
   run: async ({ image, params }, context) => {
     const result: Record<string, unknown> = {};
     let output: RawImage;
-    if (params.retouch === 'learned') {
+    // MAXIM retouches colour; a greyscale photo goes through the classical pipeline, and the job says so.
+    const learnedWanted = params.retouch === 'learned';
+    if (learnedWanted && image.channels >= 3) {
       const learned = await learnedRetouch(image, await requireDetector(context.models, LEARNED_RETOUCH_MODEL), {
         longSide: LEARNED_RETOUCH_SIDE,
       });
@@ -65,7 +67,12 @@ export const enhancer = defineOperation({
       const enhanced = enhancePhoto(image);
       const { whiteBalance, tone } = enhanced.report;
       output = enhanced.image;
-      result.enhancement = { engine: 'classical', whiteBalanceGains: whiteBalance?.gains ?? null, exposureStops: tone.exposureStops };
+      result.enhancement = {
+        engine: 'classical',
+        whiteBalanceGains: whiteBalance?.gains ?? null,
+        exposureStops: tone.exposureStops,
+        ...(learnedWanted ? { learnedSkipped: 'greyscale' } : {}),
+      };
     }
     context.progress(0.5);
     if (params.sky_fix) {

@@ -4,7 +4,6 @@ import { FlowGraph } from './max-flow.js';
 /** Trimap values: what the caller knows about each cell before the cut. */
 export const DEFINITE_BACKGROUND = 0;
 export const UNKNOWN = 1;
-export const DEFINITE_FOREGROUND = 2;
 
 export interface GrabCutOptions {
   /** Gaussians per colour model. Default 5 (GrabCut's). */

@@ -64,11 +64,6 @@ export function vanishingPointOf(camera: PinholeCamera, direction: Readonly<Vec3
   return [f * direction[0] + cx * direction[2], f * direction[1] + cy * direction[2], direction[2]];
 }
 
-/** Camera-coordinate ray (unit length) through an image point. */
-export function rayThrough(camera: PinholeCamera, x: number, y: number): Vec3 {
-  return normalize([(x - camera.cx) / camera.focal, (y - camera.cy) / camera.focal, 1]);
-}
-
 /** Image point of a camera-coordinate point in front of the camera; undefined behind it. */
 export function projectPoint(camera: PinholeCamera, p: Readonly<Vec3>): [number, number] | undefined {
   if (p[2] <= 1e-9) return undefined;

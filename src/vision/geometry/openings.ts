@@ -1,4 +1,5 @@
-import { bilinear, greyPlane } from './resample.js';
+import { sampleBilinear } from '../sky/colour-planes.js';
+import { greyPlane } from './resample.js';
 import { cameraToWorld, worldToCamera, type PinholeCamera } from './camera.js';
 import { faceOfRay, FACE_LABELS, WALL_FRONT, WALL_LEFT, WALL_RIGHT, type FaceIndex, type FaceLabel, type RoomBox } from './room-box.js';
 import { segmentLength, type LineSegment } from './segments.js';
@@ -155,7 +156,7 @@ function openingsOnWall(
       if (!q || q[0] < 0 || q[1] < 0 || q[0] >= width || q[1] >= height) continue;
       if (faceOfRay(box, rayAt(q[0], q[1])) !== wall.face) continue;
       valid[r * columns + c] = 1;
-      rectified[r * columns + c] = bilinear(luma, width, height, q[0], q[1]);
+      rectified[r * columns + c] = sampleBilinear(luma, width, height, q[0], q[1]);
     }
   }
   // Segments on this wall, mapped into it: verticals (Z) and the wall's horizontals.

@@ -1,4 +1,4 @@
-import { bilinear } from './resample.js';
+import { sampleBilinear } from '../sky/colour-planes.js';
 import type { GreyPlane } from './lsd.js';
 import { segmentLength, type LineSegment } from './segments.js';
 
@@ -40,7 +40,7 @@ export function refineSegments(grey: GreyPlane, segments: readonly LineSegment[]
       for (let o = -radius; o <= radius + 1e-9; o += 0.5) {
         const qx = px + o * nx;
         const qy = py + o * ny;
-        const g = bilinear(gx, width, height, qx, qy) * nx + bilinear(gy, width, height, qx, qy) * ny;
+        const g = sampleBilinear(gx, width, height, qx, qy) * nx + sampleBilinear(gy, width, height, qx, qy) * ny;
         samples.push(g);
         if (Math.abs(g) > Math.abs(best)) {
           best = g;

@@ -153,18 +153,3 @@ function weights(source: number, target: number): { start: number; values: Float
   }
   return out;
 }
-
-/** Bilinear sample at continuous coordinates (pixel centres at +0.5), clamped at the border. */
-export function bilinear(plane: Float32Array, width: number, height: number, x: number, y: number): number {
-  const fx = Math.min(width - 1, Math.max(0, x - 0.5));
-  const fy = Math.min(height - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(width - 1, x0 + 1);
-  const y1 = Math.min(height - 1, y0 + 1);
-  const tx = fx - x0;
-  const ty = fy - y0;
-  const top = plane[y0 * width + x0]! * (1 - tx) + plane[y0 * width + x1]! * tx;
-  const bottom = plane[y1 * width + x0]! * (1 - tx) + plane[y1 * width + x1]! * tx;
-  return top * (1 - ty) + bottom * ty;
-}

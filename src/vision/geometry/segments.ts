@@ -23,11 +23,6 @@ export function segmentAngle(s: LineSegment): number {
   return a;
 }
 
-/** Maps a segment from one image size to another (both continuous, so 0 and the far edges stay put). */
-export function scaleSegment(s: LineSegment, sx: number, sy: number): LineSegment {
-  return { x0: s.x0 * sx, y0: s.y0 * sy, x1: s.x1 * sx, y1: s.y1 * sy, score: s.score };
-}
-
 /**
  * Merges collinear, overlapping or nearly touching segments (same line within `distance` pixels and `angleDeg`
  * degrees, gap at most `gap` pixels) into one: detectors cut long edges at occluders and noise, and the vanishing

@@ -76,15 +76,6 @@ export function rotationFromVector(w: Readonly<Vec3>): Mat3 {
   ];
 }
 
-/** The nearest rotation to m (polar decomposition by Newton iteration); m must be nearly orthogonal already. */
-export function orthonormalize(m: Readonly<Mat3>): Mat3 {
-  const a = normalize(column(m, 0));
-  let b = column(m, 1);
-  b = normalize(sub(b, scale(a, dot(a, b))));
-  const c = cross(a, b);
-  return fromColumns(a, b, c);
-}
-
 /**
  * Eigenvector of the smallest eigenvalue of a symmetric 3 × 3 matrix (Jacobi rotations): the least-squares
  * solution of Σ (lᵢ·v)² with |v| = 1.

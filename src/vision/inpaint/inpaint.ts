@@ -104,7 +104,7 @@ export interface InpaintResult {
  */
 export function inpaint(input: InpaintInput, options: InpaintOptions = {}): InpaintResult {
   const started = performance.now();
-  const { image, hole } = input;
+  const { image } = input;
   if (image.channels !== 3) throw new Error('inpaint works on RGB images');
   const patchRadius = options.patchRadius ?? 4;
   const matchOptions: PatchMatchOptions = {

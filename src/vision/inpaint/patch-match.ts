@@ -352,24 +352,39 @@ function rimConfidence(hole: Uint8Array, width: number, height: number): Float32
 
 /** Chessboard distance of each hole pixel to the nearest known pixel (0 outside the hole; the hole's size if none is known). */
 export function holeDepth(hole: Uint8Array, width: number, height: number): Uint16Array {
+  // Two-pass chessboard distance transform (Rosenfeld and Pfaltz): forward from the top-left neighbours, backward
+  // from the bottom-right ones.
+  const far = Math.min(65535, width + height);
   const depth = new Uint16Array(width * height);
-  let known: Uint8Array = new Uint8Array(width * height);
-  let remaining = 0;
-  for (let i = 0; i < known.length; i++) {
-    known[i] = hole[i] ? 0 : 1;
-    if (hole[i]) remaining++;
-  }
-  if (remaining === known.length) return depth.fill(Math.min(65535, Math.max(width, height)));
-  for (let d = 1; remaining > 0; d++) {
-    const grown = dilate(known, width, height, 1);
-    for (let i = 0; i < grown.length; i++) {
-      if (grown[i] && !known[i]) {
-        depth[i] = d;
-        remaining--;
-      }
+  for (let i = 0; i < depth.length; i++) depth[i] = hole[i] ? far : 0;
+  const relax = (i: number, x: number, y: number, dx: number, dy: number) => {
+    const nx = x + dx;
+    const ny = y + dy;
+    if (nx < 0 || ny < 0 || nx >= width || ny >= height) return;
+    const through = depth[ny * width + nx]! + 1;
+    if (through < depth[i]!) depth[i] = through;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!depth[i]) continue;
+      relax(i, x, y, -1, 0);
+      relax(i, x, y, -1, -1);
+      relax(i, x, y, 0, -1);
+      relax(i, x, y, 1, -1);
     }
-    known = grown;
   }
+  for (let y = height - 1; y >= 0; y--) {
+    for (let x = width - 1; x >= 0; x--) {
+      const i = y * width + x;
+      if (!depth[i]) continue;
+      relax(i, x, y, 1, 0);
+      relax(i, x, y, 1, 1);
+      relax(i, x, y, 0, 1);
+      relax(i, x, y, -1, 1);
+    }
+  }
+  // With no known pixel at all, every pixel keeps `far`: the whole image is as deep as it gets.
   return depth;
 }
 
