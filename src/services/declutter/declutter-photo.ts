@@ -47,19 +47,28 @@ export interface DeclutterReport {
   planeGuided: boolean;
   layoutConfidence: number;
   fill: { levels: number; working: { width: number; height: number }; holeBySurface: Record<string, number> };
-  milliseconds: { analysis: number; fill: number };
+  /** Time of each step; detection and masks only where they ran. */
+  milliseconds: DeclutterTimings;
+}
+
+export interface DeclutterTimings {
+  analysis: number;
+  detection?: number;
+  masks?: number;
+  fill: number;
 }
 
 /**
  * Fills `hole` (1 = remove, the photo's size) from the rest of the photo, guided by the room's planes when the
  * analysis is confident; windows and doors the hole does not touch are never copied from. Alpha and grey are kept:
- * the fill runs on the colour, alpha passes through.
+ * the fill runs on the colour, alpha passes through. `timings` are the steps before the fill, for the report.
  */
 export async function fillPhoto(
   image: RawImage,
   hole: Uint8Array,
   analysis: RoomAnalysis,
   options: DeclutterOptions = {},
+  timings: Omit<DeclutterTimings, 'fill'> = { analysis: 0 },
 ): Promise<{ image: RawImage; report: DeclutterReport; sources?: FillSources }> {
   const { colour, alpha } = splitAlpha(image);
   const rgb = colour.channels === 1 ? greyToRgb(colour) : colour;
@@ -93,7 +102,7 @@ export async function fillPhoto(
       planeGuided: surfaces !== undefined,
       layoutConfidence: round(analysis.confidence.layout),
       fill: { levels: filled.report.levels, working: filled.report.working, holeBySurface: filled.report.holeBySurface },
-      milliseconds: { analysis: 0, fill: Math.round(performance.now() - started) },
+      milliseconds: { ...timings, fill: Math.round(performance.now() - started) },
     },
   };
 }
@@ -128,10 +137,9 @@ export async function removeMasked(
   const apart = staying.filter((o) => !touches(hole, image.width, pixelBounds(o.box, image.width, image.height)));
   const avoid = apart.length > 0 ? objectMasks(image, apart.map((o) => o.box)) : undefined;
   if (avoid && options.avoid) for (let i = 0; i < avoid.length; i++) avoid[i] ||= options.avoid[i]!;
-  const detectionMs = Math.round(performance.now() - detectionStarted);
-  const filled = await fillPhoto(image, hole, analysis, { ...options, ...(avoid ? { avoid } : {}) });
-  filled.report.milliseconds.analysis = milliseconds;
-  return { ...filled, analysis, avoided: apart, avoidMask: avoid ?? options.avoid, detectionMs };
+  const detection = Math.round(performance.now() - detectionStarted);
+  const filled = await fillPhoto(image, hole, analysis, { ...options, ...(avoid ? { avoid } : {}) }, { analysis: milliseconds, detection });
+  return { ...filled, analysis, avoided: apart, avoidMask: avoid ?? options.avoid };
 }
 
 /**

@@ -43,18 +43,14 @@ export async function removeAutomatically(image: RawImage, lines: DeclutterLines
   const maskMs = Math.round(performance.now() - maskStarted);
   options.progress?.(0.35);
 
-  const fill = await fillPhoto(image, hole, analysis, {
-    ...options,
-    progress: (fraction) => options.progress?.(0.35 + 0.65 * fraction),
-  });
-  fill.report.milliseconds.analysis = analysisMs;
-  return {
-    image: fill.image,
-    analysis,
-    removed,
+  const fill = await fillPhoto(
+    image,
     hole,
-    report: { ...fill.report, milliseconds: { ...fill.report.milliseconds, detection: detectionMs, masks: maskMs } },
-  };
+    analysis,
+    { ...options, progress: (fraction) => options.progress?.(0.35 + 0.65 * fraction) },
+    { analysis: analysisMs, detection: detectionMs, masks: maskMs },
+  );
+  return { image: fill.image, analysis, removed, hole, report: fill.report };
 }
 
 function round(v: number): number {
