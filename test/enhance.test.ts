@@ -4,15 +4,7 @@ import { labOfLinearRgb, LINEAR_OF_BYTE, linearToSrgb, type Lab } from '../src/v
 import { enhancePhoto } from '../src/vision/enhance/enhance.js';
 import { measurePhoto } from '../src/vision/enhance/photo-metrics.js';
 import type { RawImage } from '../src/vision/raw-image.js';
-
-/** A small deterministic generator (LCG), so that every synthetic scene is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+import { seededRandom } from './helpers/seeded-random.js';
 
 interface Patch {
   left: number;
@@ -36,7 +28,7 @@ function scene(
   texture = 0.04,
   seed = 1,
 ): RawImage {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const data = new Uint8Array(width * height * 3);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -150,7 +142,7 @@ describe('enhancePhoto: tone', () => {
     const width = 400;
     const height = 200;
     const window = { left: 200, top: 0, width: 200, height: 200 };
-    const random = seeded(7);
+    const random = seededRandom(7);
     const data = new Uint8Array(width * height * 3);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {

@@ -24,7 +24,7 @@ import { isPlateShaped, platesFromText } from '../src/vision/privacy/plate-candi
 import { textRegions } from '../src/vision/privacy/text-regions.js';
 import { axisStarts, planTiles } from '../src/vision/privacy/tiling.js';
 import type { RawImage } from '../src/vision/raw-image.js';
-import { seededRandom } from './helpers/tiny-tfjs-model.js';
+import { seededRandom } from './helpers/seeded-random.js';
 
 function near(actual: number, expected: number, tolerance: number, what = ''): void {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} is not within ${tolerance} of ${expected}`);

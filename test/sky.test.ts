@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadCatalog, type Sky } from '../src/catalog/catalog.js';
+import { linearToSrgbByte } from '../src/vision/enhance/colour.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { downsampleToPlanes } from '../src/vision/sky/colour-planes.js';
 import { detectSky } from '../src/vision/sky/detect-sky.js';
-import { guidedFilter } from '../src/vision/sky/guided-filter.js';
-import { renderSky } from '../src/vision/sky/render-sky.js';
+import { applyModelToImage, fitGuidedFilter } from '../src/vision/sky/guided-filter.js';
+import { renderLinearSky, type RenderSkyOptions } from '../src/vision/sky/render-sky.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { computeSkyMatte } from '../src/vision/sky/sky-matte.js';
+import { seededRandom } from './helpers/seeded-random.js';
 
 const catalog = loadCatalog();
 const clearBlue = catalog.sky('clear_blue')!;
@@ -31,7 +33,7 @@ class Scene {
   ) {
     this.data = new Uint8Array(width * height * 3);
     this.sky = new Uint8Array(width * height);
-    this.random = mulberry32(seed);
+    this.random = seededRandom(seed);
   }
 
   /** Fills every pixel for which `colour` returns a colour; `isSky` marks them in the known mask. */
@@ -227,13 +229,13 @@ describe('replaceSky', () => {
   });
 });
 
-describe('renderSky', () => {
+describe('renderLinearSky', () => {
   it('brightens monotonically toward the horizon and is blue at the zenith', () => {
     const height = 240;
-    const sky = renderSky(clearBlue, 160, height, { horizonRow: height });
+    const sky = encodedSky(clearBlue, 160, height, { horizonRow: height });
     const rows = rowMeans(sky);
     for (let y = 1; y < height; y++) {
-      // Half a level of slack for the dither.
+      // Half a level of slack for the rounding to 8 bits.
       assert.ok(rows[y]!.luma >= rows[y - 1]!.luma - 0.5, `row ${y}: ${rows[y]!.luma} after ${rows[y - 1]!.luma}`);
     }
     assert.ok(rows[height - 1]!.luma - rows[0]!.luma > 40, 'a visible gradient');
@@ -242,7 +244,7 @@ describe('renderSky', () => {
   });
 
   it('puts the horizon colour at the horizon row and below', () => {
-    const sky = renderSky(clearBlue, 100, 200, { horizonRow: 120 });
+    const sky = encodedSky(clearBlue, 100, 200, { horizonRow: 120 });
     const rows = rowMeans(sky);
     const horizon = hexRgb(clearBlue.horizon);
     for (const y of [125, 199]) {
@@ -252,18 +254,21 @@ describe('renderSky', () => {
 
   it('is deterministic, renders any size, and its clouds depend on the seed', () => {
     const sky: Sky = catalog.defaultSky;
-    assert.deepEqual(renderSky(sky, 320, 200).data, renderSky(sky, 320, 200).data);
-    assert.notDeepEqual(renderSky(sky, 320, 200, { seed: 2 }).data, renderSky(sky, 320, 200).data);
+    assert.deepEqual(encodedSky(sky, 320, 200).data, encodedSky(sky, 320, 200).data);
+    assert.notDeepEqual(encodedSky(sky, 320, 200, { seed: 2 }).data, encodedSky(sky, 320, 200).data);
     for (const [width, height] of [[1, 1], [37, 5], [3000, 40]] as const) {
-      const image = renderSky(sky, width, height);
-      assert.equal(image.data.length, width * height * 3);
+      const { r, g, b } = renderLinearSky(sky, width, height);
+      for (const plane of [r, g, b]) {
+        assert.equal(plane.length, width * height);
+        assert.ok(plane.every((value) => Number.isFinite(value) && value >= 0), `${width}×${height}: a value is not light`);
+      }
     }
   });
 
   it('covers about cloudCover of the sky with clouds', () => {
     const cloudy = catalog.sky('blue_scattered_clouds')!;
-    const withClouds = renderSky(cloudy, 300, 200);
-    const clear = renderSky({ ...cloudy, cloudCover: 0 }, 300, 200);
+    const withClouds = encodedSky(cloudy, 300, 200);
+    const clear = encodedSky({ ...cloudy, cloudCover: 0 }, 300, 200);
     let whiter = 0;
     for (let i = 0; i < 300 * 120; i++) if (withClouds.data[i * 3]! > clear.data[i * 3]! + 25) whiter++;
     const share = whiter / (300 * 120);
@@ -271,7 +276,7 @@ describe('renderSky', () => {
   });
 });
 
-describe('guidedFilter', () => {
+describe('the guided filter of the sky matte', () => {
   it('concentrates a blurred matte edge on the guide edge', () => {
     const width = 60;
     const height = 20;
@@ -283,12 +288,26 @@ describe('guidedFilter', () => {
         blurred[y * width + x] = Math.min(1, Math.max(0, (36 - x) / 12));
       }
     }
-    const filtered = guidedFilter(downsampleToPlanes(image, width), blurred, { radius: 4, epsilon: 1e-4 });
+    // Fitted and applied at the same size: the matte's fast guided filter reduced to the plain one.
+    const model = fitGuidedFilter(downsampleToPlanes(image, width), blurred, { radius: 4, epsilon: 1e-4 });
+    const filtered = applyModelToImage(model, image);
     // The input falls by 1/12 per pixel; after filtering, most of the fall happens at the guide's edge (x = 29 → 30).
     const step = filtered[10 * width + 29]! - filtered[10 * width + 30]!;
     assert.ok(step > 0.3, `step at the edge ${step}`);
   });
 });
+
+/** The linear sky encoded to 8 bits as replaceSky encodes it, so that assertions can speak in levels. */
+function encodedSky(sky: Sky, width: number, height: number, options: RenderSkyOptions = {}): RawImage {
+  const linear = renderLinearSky(sky, width, height, options);
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    data[i * 3] = linearToSrgbByte(linear.r[i]!);
+    data[i * 3 + 1] = linearToSrgbByte(linear.g[i]!);
+    data[i * 3 + 2] = linearToSrgbByte(linear.b[i]!);
+  }
+  return { data, width, height, channels: 3 };
+}
 
 function iou(matte: Float32Array, truth: Uint8Array): number {
   let intersection = 0;
@@ -352,16 +371,4 @@ function distanceToSegment([x0, y0]: Point, [x1, y1]: Point, x: number, y: numbe
 
 function clampByte(value: number): number {
   return Math.min(255, Math.max(0, Math.round(value)));
-}
-
-/** Small seeded PRNG, so that the scenes' noise is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -5,7 +5,8 @@ import { createImageModelSession, type ImageModelSession } from '../src/reposito
 import { parseTfjsLayersModel } from '../src/repositories/models/tfjs-layers.js';
 import { planAxis, upscaleTiled, type TileInference } from '../src/services/upscaling/tiled-upscale.js';
 import type { RawImage } from '../src/vision/raw-image.js';
-import { seededRandom, TinyModelBuilder } from './helpers/tiny-tfjs-model.js';
+import { seededRandom } from './helpers/seeded-random.js';
+import { TinyModelBuilder } from './helpers/tiny-tfjs-model.js';
 
 /** A photo-like RGB image: smooth gradients plus seeded noise, so that every tile has detail. */
 function testImage(width: number, height: number, seed = 7): RawImage {

@@ -3,6 +3,8 @@
  * each layer a naive NHWC implementation of what Keras computes, so that converters can be checked against it.
  */
 
+import { seededRandom } from './seeded-random.js';
+
 export interface NhwcImage {
   height: number;
   width: number;
@@ -28,18 +30,6 @@ export interface ConvSpec {
   activation?: 'linear' | 'relu';
   useBias?: boolean;
   quantize?: 'uint8' | 'uint16';
-}
-
-/** mulberry32: small, seedable, good enough for test weights. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class TinyModelBuilder {

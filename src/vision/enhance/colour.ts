@@ -28,6 +28,25 @@ export function byteOfLinear(linear: number): number {
   return BYTE_OF_LINEAR_STEP[(linear * ENCODE_STEPS + 0.5) | 0]!;
 }
 
+const INTERPOLATED_STEPS = 4096;
+/** sRGB value (0…255, unrounded) of linear light at INTERPOLATED_STEPS + 1 points: a table instead of a pow per sample. */
+const SRGB_OF_LINEAR_STEP: Float32Array = Float32Array.from({ length: INTERPOLATED_STEPS + 1 }, (_, step) =>
+  255 * linearToSrgb(step / INTERPOLATED_STEPS),
+);
+
+/**
+ * Linear light (clamped to [0, 1]) to an 8-bit sRGB code, interpolated between unrounded samples of the curve and
+ * rounded once: the encoder of the sky replacement. byteOfLinear takes the nearest of finer, pre-rounded steps
+ * instead; the two can differ by a code near a half-code, so neither stands in for the other without changing outputs.
+ */
+export function linearToSrgbByte(linear: number): number {
+  const position = Math.min(Math.max(linear, 0), 1) * INTERPOLATED_STEPS;
+  const index = Math.min(Math.floor(position), INTERPOLATED_STEPS - 1);
+  const fraction = position - index;
+  const value = SRGB_OF_LINEAR_STEP[index]! + (SRGB_OF_LINEAR_STEP[index + 1]! - SRGB_OF_LINEAR_STEP[index]!) * fraction;
+  return Math.min(255, Math.max(0, Math.round(value)));
+}
+
 /** CIE L* (0–100) of a relative luminance in [0, 1] (D65 white = 1). */
 export function lightnessOfLuminance(luminance: number): number {
   return luminance > 216 / 24389 ? 116 * Math.cbrt(luminance) - 16 : (24389 / 27) * luminance;

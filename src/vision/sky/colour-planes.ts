@@ -89,7 +89,34 @@ export function bilinearTaps(length: number, sourceLength: number): { low: Int32
   return { low, high, weight };
 }
 
-export function smoothstep(edge0: number, edge1: number, value: number): number {
-  const t = Math.min(Math.max((value - edge0) / (edge1 - edge0), 0), 1);
-  return t * t * (3 - 2 * t);
+/** Writes the value of each plane at pixel (x, y) to `target[at]`, `target[at + 1]`, … */
+export type PlanesSampler = (x: number, y: number, target: Float32Array | Float64Array, at: number) => void;
+
+/**
+ * Bilinear lookup of planes of `sourceWidth × sourceHeight` at the pixels of a `width × height` grid over the same
+ * area (see bilinearTaps): how a small sky, or coefficients fitted on a small copy, are carried to the full image.
+ */
+export function bilinearSampler(
+  planes: readonly Float32Array[],
+  sourceWidth: number,
+  sourceHeight: number,
+  width: number,
+  height: number,
+): PlanesSampler {
+  const columns = bilinearTaps(width, sourceWidth);
+  const rows = bilinearTaps(height, sourceHeight);
+  return (x, y, target, at) => {
+    const top = rows.low[y]! * sourceWidth;
+    const bottom = rows.high[y]! * sourceWidth;
+    const left = columns.low[x]!;
+    const right = columns.high[x]!;
+    const tx = columns.weight[x]!;
+    const ty = rows.weight[y]!;
+    for (let k = 0; k < planes.length; k++) {
+      const plane = planes[k]!;
+      const upper = plane[top + left]! + (plane[top + right]! - plane[top + left]!) * tx;
+      const lower = plane[bottom + left]! + (plane[bottom + right]! - plane[bottom + left]!) * tx;
+      target[at + k] = upper + (lower - upper) * ty;
+    }
+  };
 }

@@ -1,5 +1,5 @@
 import { boxMean } from './box-filter.js';
-import { bilinearTaps, type ColourPlanes } from './colour-planes.js';
+import { bilinearSampler, type ColourPlanes } from './colour-planes.js';
 import type { RawImage } from '../raw-image.js';
 
 /**
@@ -62,16 +62,6 @@ export function fitGuidedFilter(guide: ColourPlanes, input: Float32Array, option
   return { width, height, ar: mean(ar), ag: mean(ag), ab: mean(ab), b: mean(offset) };
 }
 
-/** The plain guided filter: fit and apply at the guide's own resolution. */
-export function guidedFilter(guide: ColourPlanes, input: Float32Array, options: GuidedFilterOptions): Float32Array {
-  const model = fitGuidedFilter(guide, input, options);
-  const output = new Float32Array(input.length);
-  for (let i = 0; i < output.length; i++) {
-    output[i] = model.ar[i]! * guide.r[i]! + model.ag[i]! * guide.g[i]! + model.ab[i]! * guide.b[i]! + model.b[i]!;
-  }
-  return output;
-}
-
 /**
  * The "fast guided filter" step (He and Sun, 2015): coefficients fitted on a reduced copy of the guide are upsampled
  * bilinearly and applied to the full-resolution guide, so detail finer than the reduced copy — a twig one pixel wide at
@@ -80,25 +70,13 @@ export function guidedFilter(guide: ColourPlanes, input: Float32Array, options: 
 export function applyModelToImage(model: LinearModel, image: RawImage): Float32Array {
   const { width, height, channels, data } = image;
   const output = new Float32Array(width * height);
-  const columns = bilinearTaps(width, model.width);
-  const rows = bilinearTaps(height, model.height);
-  const planes = [model.ar, model.ag, model.ab, model.b];
-  const coefficient = [0, 0, 0, 0];
+  const sample = bilinearSampler([model.ar, model.ag, model.ab, model.b], model.width, model.height, width, height);
+  // Float64: the interpolated coefficients are used as computed, not rounded to Float32.
+  const coefficient = new Float64Array(4);
   for (let y = 0; y < height; y++) {
-    const top = rows.low[y]! * model.width;
-    const bottom = rows.high[y]! * model.width;
-    const ty = rows.weight[y]!;
     let offset = y * width * channels;
     for (let x = 0; x < width; x++, offset += channels) {
-      const left = columns.low[x]!;
-      const right = columns.high[x]!;
-      const tx = columns.weight[x]!;
-      for (let k = 0; k < 4; k++) {
-        const plane = planes[k]!;
-        const upper = plane[top + left]! + (plane[top + right]! - plane[top + left]!) * tx;
-        const lower = plane[bottom + left]! + (plane[bottom + right]! - plane[bottom + left]!) * tx;
-        coefficient[k] = upper + (lower - upper) * ty;
-      }
+      sample(x, y, coefficient, 0);
       const weighted = coefficient[0]! * data[offset]! + coefficient[1]! * data[offset + 1]! + coefficient[2]! * data[offset + 2]!;
       output[y * width + x] = weighted / 255 + coefficient[3]!;
     }

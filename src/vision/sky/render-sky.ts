@@ -1,18 +1,12 @@
 import type { Sky } from '../../catalog/catalog.js';
-import type { RawImage } from '../raw-image.js';
-import { bilinearTaps, smoothstep } from './colour-planes.js';
-import { linearToSrgbByte, srgbToLinear } from './linear-light.js';
+import { srgbToLinear } from '../enhance/colour.js';
+import { smoothstep } from '../enhance/shaping.js';
 
 export interface RenderSkyOptions {
   /** Row (0 = top, may be fractional) where the sky meets the horizon; lower rows repeat the horizon. Default: height. */
   horizonRow?: number;
   /** Seed of the cloud pattern and of the side the sun is on. Default 1. */
   seed?: number;
-  /**
-   * Most pixels computed one by one; a larger sky is computed at this size and enlarged bilinearly, since a sky has no
-   * detail finer than its soft cloud edges. Default 1,000,000.
-   */
-  maxDetailPixels?: number;
 }
 
 /** A rendered sky in linear light, three planes of `width × height`. */
@@ -40,43 +34,12 @@ const CLOUD_OCTAVES = 5;
 const CLOUD_FREQUENCY = 2.2;
 
 /**
- * A sky from a catalog entry at any size: a zenith-to-horizon gradient (mixed in linear light, steepest near the
- * horizon as real skies are), fractal-noise clouds on a receding layer (large overhead, small and flattened toward
- * the horizon) covering `cloudCover` of the sky with edges as soft as `cloudSoftness`, and a broad warm glow on the
- * sun's side that is stronger when the sun is low. Deterministic: the same sky, size and seed give the same pixels,
- * and the same seed gives the same clouds at any resolution.
+ * A sky from a catalog entry at exactly `width × height`, in linear light (replaceSky enlarges it to the photo): a
+ * zenith-to-horizon gradient (steepest near the horizon, as real skies are), fractal-noise clouds on a receding layer
+ * (large overhead, small and flattened toward the horizon) covering `cloudCover` of the sky with edges as soft as
+ * `cloudSoftness`, and a broad warm glow on the sun's side that is stronger when the sun is low. Deterministic: the
+ * same sky, size and seed give the same values, and the same seed gives the same clouds at any resolution.
  */
-export function renderSky(sky: Sky, width: number, height: number, options: RenderSkyOptions = {}): RawImage {
-  const maxDetail = options.maxDetailPixels ?? 1_000_000;
-  const scale = Math.min(1, Math.sqrt(maxDetail / (width * height)));
-  const detailWidth = Math.max(1, Math.round(width * scale));
-  const detailHeight = Math.max(1, Math.round(height * scale));
-  const horizonRow = options.horizonRow ?? height;
-  const detail = renderLinearSky(sky, detailWidth, detailHeight, { ...options, horizonRow: (horizonRow * detailHeight) / height });
-  const data = new Uint8Array(width * height * 3);
-  const columns = bilinearTaps(width, detailWidth);
-  const rows = bilinearTaps(height, detailHeight);
-  const planes = [detail.r, detail.g, detail.b];
-  for (let y = 0; y < height; y++) {
-    const top = rows.low[y]! * detailWidth;
-    const bottom = rows.high[y]! * detailWidth;
-    const ty = rows.weight[y]!;
-    for (let x = 0; x < width; x++) {
-      const left = columns.low[x]!;
-      const right = columns.high[x]!;
-      const tx = columns.weight[x]!;
-      for (let c = 0; c < 3; c++) {
-        const plane = planes[c]!;
-        const upper = plane[top + left]! + (plane[top + right]! - plane[top + left]!) * tx;
-        const lower = plane[bottom + left]! + (plane[bottom + right]! - plane[bottom + left]!) * tx;
-        data[(y * width + x) * 3 + c] = linearToSrgbByte(upper + (lower - upper) * ty, ditherOf(x, y, c));
-      }
-    }
-  }
-  return { data, width, height, channels: 3 };
-}
-
-/** The sky at exactly `width × height`, in linear light: what replaceSky samples from. */
 export function renderLinearSky(sky: Sky, width: number, height: number, options: RenderSkyOptions = {}): LinearSky {
   const seed = options.seed ?? 1;
   const horizonRow = Math.max(1, options.horizonRow ?? height);
@@ -212,11 +175,6 @@ function hash(x: number, y: number, seed: number): number {
   h = Math.imul(h ^ (h >>> 13), 1274126177);
   h ^= h >>> 16;
   return (h >>> 0) / 4294967296;
-}
-
-/** Triangular dither in (−1, 1) steps of one 8-bit level: keeps a smooth gradient from banding. */
-function ditherOf(x: number, y: number, c: number): number {
-  return hash(x, y, 97 + c) + hash(x, y, 193 + c) - 1;
 }
 
 function hexToLinear(hex: string): [number, number, number] {

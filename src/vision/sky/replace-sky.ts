@@ -1,8 +1,9 @@
 import type { Sky } from '../../catalog/catalog.js';
+import { LINEAR_OF_BYTE, linearToSrgbByte, srgbToLinear } from '../enhance/colour.js';
+import { smoothstep } from '../enhance/shaping.js';
 import { hasAlpha, type RawImage } from '../raw-image.js';
-import { bilinearTaps, smoothstep, type ColourPlanes } from './colour-planes.js';
+import { bilinearSampler, type ColourPlanes, type PlanesSampler } from './colour-planes.js';
 import { detectSky, type SkyDetection, type SkyDetectionOptions } from './detect-sky.js';
-import { linearToSrgbByte, SRGB_TO_LINEAR, srgbToLinear } from './linear-light.js';
 import { renderLinearSky, type LinearSky } from './render-sky.js';
 import type { SkyVerdict } from './sky-classifier.js';
 import { computeSkyMatte, type SkyMatteOptions } from './sky-matte.js';
@@ -130,8 +131,8 @@ function composite(image: RawImage, matte: Float32Array, detection: SkyDetection
   const newSky = renderLinearSky(sky, skyWidth, skyHeight, { horizonRow: horizonRow * (skyHeight / height), seed: options.seed ?? 1 });
   const oldSky = linearPlanes(detection.segmentation.skyModel);
 
-  const newSkySampler = bilinearSampler(newSky, width, height);
-  const oldSkySampler = bilinearSampler(oldSky, width, height);
+  const newSkySampler = skySampler(newSky, width, height);
+  const oldSkySampler = skySampler(oldSky, width, height);
   // The haze colours, old and new, are those of each sky just above the horizon, column by column.
   const hazeRow = Math.max(0, Math.min(height - 1, Math.floor(horizonRow) - 1));
   const oldHaze = new Float32Array(width * 3);
@@ -153,7 +154,7 @@ function composite(image: RawImage, matte: Float32Array, detection: SkyDetection
       const i = y * width + x;
       const offset = i * channels;
       const alpha = matte[i]!;
-      for (let c = 0; c < 3; c++) photo[c] = SRGB_TO_LINEAR[data[offset + c]!]!;
+      for (let c = 0; c < 3; c++) photo[c] = LINEAR_OF_BYTE[data[offset + c]!]!;
       let result0 = photo[0]!, result1 = photo[1]!, result2 = photo[2]!;
       if (alpha > 0) {
         newSkySampler(x, y, fresh, 0);
@@ -206,25 +207,7 @@ function linearPlanes(planes: ColourPlanes): LinearSky {
   return { width: planes.width, height: planes.height, r: toLinear(planes.r), g: toLinear(planes.g), b: toLinear(planes.b) };
 }
 
-type Sampler = (x: number, y: number, target: Float32Array, at: number) => void;
-
 /** Bilinear lookup of a small linear-light image at the pixels of a `width × height` one. */
-function bilinearSampler(source: LinearSky, width: number, height: number): Sampler {
-  const columns = bilinearTaps(width, source.width);
-  const rows = bilinearTaps(height, source.height);
-  const planes = [source.r, source.g, source.b];
-  return (x, y, target, at) => {
-    const top = rows.low[y]! * source.width;
-    const bottom = rows.high[y]! * source.width;
-    const left = columns.low[x]!;
-    const right = columns.high[x]!;
-    const tx = columns.weight[x]!;
-    const ty = rows.weight[y]!;
-    for (let c = 0; c < 3; c++) {
-      const plane = planes[c]!;
-      const upper = plane[top + left]! + (plane[top + right]! - plane[top + left]!) * tx;
-      const lower = plane[bottom + left]! + (plane[bottom + right]! - plane[bottom + left]!) * tx;
-      target[at + c] = upper + (lower - upper) * ty;
-    }
-  };
+function skySampler(source: LinearSky, width: number, height: number): PlanesSampler {
+  return bilinearSampler([source.r, source.g, source.b], source.width, source.height, width, height);
 }

@@ -1,5 +1,7 @@
+import { smoothstep } from '../enhance/shaping.js';
+import { connectedComponents } from '../privacy/connected-components.js';
 import { boxMean } from './box-filter.js';
-import { smoothstep, type ColourPlanes } from './colour-planes.js';
+import type { ColourPlanes } from './colour-planes.js';
 import { closeMask, floodFill, localMax } from './mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel } from './sky-model.js';
@@ -168,33 +170,18 @@ function addEnclosedSky(
   reach: number,
 ): void {
   const nearSky = boxMean(Float32Array.from(mask), width, height, reach);
-  const label = new Int32Array(width * height).fill(-1);
-  const stack = new Int32Array(width * height);
-  const members: number[] = [];
+  const unreached = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) unreached[i] = passable[i] && !mask[i] ? 1 : 0;
   const maxSize = maxFraction * width * height;
-  for (let start = 0; start < mask.length; start++) {
-    if (!passable[start] || mask[start] || label[start]! >= 0) continue;
-    members.length = 0;
-    let top = 0;
-    stack[top++] = start;
-    label[start] = start;
+  for (const { pixels } of connectedComponents(unreached, width, height)) {
     let distanceSum = 0;
     let near = false;
-    while (top > 0) {
-      const i = stack[--top]!;
-      members.push(i);
+    for (const i of pixels) {
       distanceSum += distance[i]!;
       near ||= nearSky[i]! > 0;
-      const x = i % width;
-      const neighbours = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width];
-      for (const j of neighbours) {
-        if (j < 0 || j >= mask.length || !passable[j] || mask[j] || label[j]! >= 0) continue;
-        label[j] = start;
-        stack[top++] = j;
-      }
     }
-    const accept = near && members.length <= maxSize && distanceSum / members.length <= tolerance;
-    if (accept) for (const i of members) mask[i] = 1;
+    const accept = near && pixels.length <= maxSize && distanceSum / pixels.length <= tolerance;
+    if (accept) for (const i of pixels) mask[i] = 1;
   }
 }
 
