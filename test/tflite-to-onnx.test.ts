@@ -7,7 +7,8 @@ import { createDetectorSession } from '../src/repositories/models/detector-sessi
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { halfToFloat, readTfliteModel, type TfliteModel, type TfliteOperator, type TfliteTensor } from '../src/repositories/models/tflite.js';
-import { padding, tfliteToOnnx, unsupportedTfliteOps } from '../src/repositories/models/tflite-to-onnx.js';
+import { samePadding } from '../src/repositories/models/same-padding.js';
+import { tfliteToOnnx, unsupportedTfliteOps } from '../src/repositories/models/tflite-to-onnx.js';
 import { OBJECTRON_LABELS } from '../src/vision/declutter/ssd-decoder.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -130,11 +131,10 @@ function assertClose(actual: Float32Array, expected: Float32Array, tolerance = 1
 
 describe('TensorFlow Lite → ONNX', () => {
   it('pads SAME as TensorFlow does: the odd pixel at the end', () => {
-    assert.deepEqual(padding('same', 8, 3, 2, 1), [0, 1]);
-    assert.deepEqual(padding('same', 7, 3, 2, 1), [1, 1]);
-    assert.deepEqual(padding('same', 10, 3, 1, 2), [2, 2]);
-    assert.deepEqual(padding('same', 300, 3, 2, 1), [0, 1]);
-    assert.deepEqual(padding('valid', 8, 3, 2, 1), [0, 0]);
+    assert.deepEqual(samePadding(8, 3, 2, 1), [0, 1]);
+    assert.deepEqual(samePadding(7, 3, 2, 1), [1, 1]);
+    assert.deepEqual(samePadding(10, 3, 1, 2), [2, 2]);
+    assert.deepEqual(samePadding(300, 3, 2, 1), [0, 1]);
   });
 
   it('CONV_2D (stride 2, SAME on an even side, RELU6) and DEPTHWISE_CONV_2D (multiplier 2, dilation 2) match references', async () => {

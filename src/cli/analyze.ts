@@ -7,11 +7,10 @@ import { ModelRegistry } from '../repositories/models/model-registry.js';
 import { ModelRuntime } from '../repositories/models/model-runtime.js';
 import { ModelStore } from '../repositories/models/model-store.js';
 import { analyzeRoom, type AnalyzeRoomOptions, type RoomAnalysis } from '../services/geometry/analyze-room.js';
-import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource } from '../services/geometry/line-sources.js';
+import { lsdLineSource, MLSD_MODEL, type LineSource } from '../services/geometry/line-sources.js';
 import { overlaySvg } from '../services/geometry/overlay-svg.js';
+import { chooseLineSources } from '../services/operations/line-source-choice.js';
 import type { RawImage } from '../vision/raw-image.js';
-
-/** The registry entry of the M-LSD model the analysis uses when it is installed. */
 
 export interface AnalyzePhotoOptions {
   /** Write an overlay image here (format from the extension: .png, .jpg, .webp). */
@@ -60,14 +59,9 @@ export async function analyzePhoto(config: Config, file: string | undefined, opt
     let vanishingPointLines: LineSource | undefined;
     let note = '';
     if (mode !== 'lsd') {
-      const installed = registry.models.some((m) => m.name === MLSD_MODEL) && (await runtime.isInstalled(MLSD_MODEL));
-      if (installed) {
-        lines = mlsdLineSource(await runtime.detectorSession(MLSD_MODEL), { inputSize: MLSD_INPUT_SIZE });
-        lineSourceName = MLSD_MODEL;
-        if (options.lsdForVanishingPoints ?? true) {
-          vanishingPointLines = lsdLineSource();
-          lineSourceName += '+lsd';
-        }
+      const chosen = await chooseLineSources(runtime, options.lsdForVanishingPoints ?? true);
+      if (chosen.mlsd) {
+        ({ layout: lines, vanishingPoints: vanishingPointLines, name: lineSourceName } = chosen);
       } else if (mode === 'mlsd') {
         process.stderr.write(`roomcraft: model ${MLSD_MODEL} is not installed; run \`roomcraft models install\`\n`);
         return 1;

@@ -9,7 +9,7 @@ import { tfjsGraphModelToOnnx } from './tfjs-graph-to-onnx.js';
 import { tfjsGraphModelToOnnxNhwc } from './tfjs-graph-nhwc-to-onnx.js';
 
 /** Names the conversion in the cache; bump it whenever the converter's output changes. */
-export const TFJS_GRAPH_CONVERTER_ID = 'tfjs-graph-to-onnx-v1';
+export const TFJS_GRAPH_CONVERTER_ID = 'tfjs-graph-to-onnx-v2';
 
 /**
  * Where each tfjs graph detector is cut, ONNX output name → TensorFlow node. BlazeFace keeps its face head only
@@ -22,7 +22,7 @@ const GRAPH_OUTPUTS: Readonly<Record<string, Readonly<Record<string, string>>>> 
 };
 
 /** Converter of graphs exported from JAX (MAXIM), which keep TensorFlow's NHWC layout throughout. */
-export const TFJS_GRAPH_NHWC_CONVERTER_ID = 'tfjs-graph-nhwc-to-onnx-v1';
+export const TFJS_GRAPH_NHWC_CONVERTER_ID = 'tfjs-graph-nhwc-to-onnx-v2';
 
 /** Graphs converted by the NHWC lowering, with their ONNX output name → TensorFlow node. */
 const NHWC_GRAPH_OUTPUTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -1,8 +1,10 @@
-import { encodeOnnxModel, type OnnxAttribute, type OnnxInitializer, type OnnxNode } from './onnx-proto.js';
+import { CONVERTED_INPUT_NAME, ONNX_IR_VERSION, ONNX_OPSET_VERSION } from './onnx-conventions.js';
+import { OnnxGraphBuilder } from './onnx-graph-builder.js';
+import { encodeOnnxModel, type OnnxAttribute } from './onnx-proto.js';
+import { samePadding } from './same-padding.js';
 import type { Activation, TfjsLayer, TfjsLayersGraph, WeightTensor } from './tfjs-layers.js';
 
-/** Names of the ONNX model's one input and one output, both float32 NCHW [batch, channels, height, width]. */
-export const ONNX_INPUT_NAME = 'image';
+/** Name of the ONNX model's one output; it and the input are float32 NCHW [batch, channels, height, width]. */
 export const ONNX_OUTPUT_NAME = 'upscaled';
 
 export interface OnnxConversionOptions {
@@ -15,73 +17,70 @@ export interface OnnxConversionOptions {
   clampOutput?: boolean;
 }
 
-const OPSET_VERSION = 17;
-// IR version 8 is the one that goes with opset 17.
-const IR_VERSION = 8;
-
 /**
  * Lowers a tfjs layers graph to a serialized ONNX model with dynamic batch, height and width.
  * Layout changes happen here, once: kernels HWIO → OIHW, channel axis 3 → 1.
  */
 export function tfjsGraphToOnnx(graph: TfjsLayersGraph, options: OnnxConversionOptions = {}): Uint8Array {
-  const builder = new OnnxGraphBuilder();
+  const builder = new LayersGraphBuilder();
   const pixelMax = options.modelPixelMax ?? 1;
   for (const layer of graph.layers) {
     if (layer.kind !== 'input') {
       builder.tensorOf.set(layer.name, lowerLayer(builder, layer));
     } else if (pixelMax === 1) {
-      builder.tensorOf.set(layer.name, ONNX_INPUT_NAME);
+      builder.tensorOf.set(layer.name, CONVERTED_INPUT_NAME);
     } else {
-      builder.tensorOf.set(layer.name, builder.multiply(ONNX_INPUT_NAME, pixelMax, `${layer.name}/to_model_range`));
+      builder.tensorOf.set(layer.name, builder.multiply(CONVERTED_INPUT_NAME, pixelMax, `${layer.name}/to_model_range`));
     }
   }
   let output = builder.tensor(graph.outputName);
   if (pixelMax !== 1) output = builder.multiply(output, 1 / pixelMax, 'from_model_range');
   if (options.clampOutput) {
-    output = builder.node('Clip', 'clamp', [output, builder.constant(0), builder.constant(1)]);
+    output = builder.node('Clip', [output, builder.scalar(0), builder.scalar(1)], 'clamp');
   }
   builder.nodes.push({ opType: 'Identity', name: ONNX_OUTPUT_NAME, inputs: [output], outputs: [ONNX_OUTPUT_NAME] });
 
   return encodeOnnxModel({
-    irVersion: IR_VERSION,
-    opsetVersion: OPSET_VERSION,
+    irVersion: ONNX_IR_VERSION,
+    opsetVersion: ONNX_OPSET_VERSION,
     producerName: 'roomcraft tfjs-layers converter',
     graph: {
       name: graph.outputName,
       nodes: builder.nodes,
       initializers: builder.initializers,
-      inputs: [{ name: ONNX_INPUT_NAME, shape: ['batch', graph.inputChannels, 'height', 'width'] }],
+      inputs: [{ name: CONVERTED_INPUT_NAME, shape: ['batch', graph.inputChannels, 'height', 'width'] }],
       outputs: [{ name: ONNX_OUTPUT_NAME, shape: ['batch', graph.outputChannels, 'output_height', 'output_width'] }],
     },
   });
 }
 
-function lowerLayer(builder: OnnxGraphBuilder, layer: Exclude<TfjsLayer, { kind: 'input' }>): string {
+function lowerLayer(builder: LayersGraphBuilder, layer: Exclude<TfjsLayer, { kind: 'input' }>): string {
   const name = layer.name;
   switch (layer.kind) {
     case 'conv2d': {
-      const inputs = [builder.tensor(layer.input), builder.weight(`${name}/kernel`, hwioToOihw(layer.kernel))];
-      if (layer.bias) inputs.push(builder.weight(`${name}/bias`, layer.bias));
-      const conv = builder.node('Conv', layer.activation.kind === 'linear' ? name : `${name}/linear`, inputs, convAttributes(layer));
+      const kernel = hwioToOihw(layer.kernel);
+      const inputs = [builder.tensor(layer.input), builder.weight(`${name}/kernel`, kernel.shape, kernel.values)];
+      if (layer.bias) inputs.push(builder.weight(`${name}/bias`, layer.bias.shape, layer.bias.values));
+      const conv = builder.node('Conv', inputs, layer.activation.kind === 'linear' ? name : `${name}/linear`, convAttributes(layer));
       return applyActivation(builder, conv, layer.activation, name);
     }
     case 'activation':
       return applyActivation(builder, builder.tensor(layer.input), layer.activation, name);
     case 'concatenate':
-      return builder.node('Concat', name, layer.inputs.map((input) => builder.tensor(input)), { axis: { type: 'int', value: 1 } });
+      return builder.node('Concat', layer.inputs.map((input) => builder.tensor(input)), name, { axis: { type: 'int', value: 1 } });
     case 'add':
-      return builder.node(layer.inputs.length === 2 ? 'Add' : 'Sum', name, layer.inputs.map((input) => builder.tensor(input)));
+      return builder.node(layer.inputs.length === 2 ? 'Add' : 'Sum', layer.inputs.map((input) => builder.tensor(input)), name);
     case 'multiply':
       return builder.multiply(builder.tensor(layer.input), layer.factor, name);
     case 'depth-to-space':
-      return builder.node('DepthToSpace', name, [builder.tensor(layer.input)], {
+      return builder.node('DepthToSpace', [builder.tensor(layer.input)], name, {
         blocksize: { type: 'int', value: layer.blockSize },
         // DCR is TensorFlow's channel order; ONNX's other mode, CRD, is PyTorch's PixelShuffle.
         mode: { type: 'string', value: 'DCR' },
       });
     case 'upsample-nearest': {
-      const scales = builder.weight(`${name}/scales`, { shape: [4], values: Float32Array.of(1, 1, ...layer.size) });
-      return builder.node('Resize', name, [builder.tensor(layer.input), '', scales], {
+      const scales = builder.weight(`${name}/scales`, [4], Float32Array.of(1, 1, ...layer.size));
+      return builder.node('Resize', [builder.tensor(layer.input), '', scales], name, {
         mode: { type: 'string', value: 'nearest' },
         // Output pixel y reads input pixel floor(y / size): Keras's repeat.
         coordinate_transformation_mode: { type: 'string', value: 'asymmetric' },
@@ -91,14 +90,14 @@ function lowerLayer(builder: OnnxGraphBuilder, layer: Exclude<TfjsLayer, { kind:
   }
 }
 
-function applyActivation(builder: OnnxGraphBuilder, input: string, activation: Activation, name: string): string {
+function applyActivation(builder: LayersGraphBuilder, input: string, activation: Activation, name: string): string {
   switch (activation.kind) {
     case 'linear':
       return input;
     case 'relu':
-      return builder.node('Relu', name, [input]);
+      return builder.node('Relu', [input], name);
     case 'leaky-relu':
-      return builder.node('LeakyRelu', name, [input], { alpha: { type: 'float', value: activation.alpha } });
+      return builder.node('LeakyRelu', [input], name, { alpha: { type: 'float', value: activation.alpha } });
   }
 }
 
@@ -112,19 +111,14 @@ function convAttributes(layer: TfjsLayer & { kind: 'conv2d' }): Record<string, O
   if (layer.padding === 'valid') {
     attributes.pads = { type: 'ints', value: [0, 0, 0, 0] };
   } else if (layer.strides[0] === 1 && layer.strides[1] === 1) {
-    // At stride 1 TensorFlow's "same" padding does not depend on the input size: fix it, the extra pixel at the end.
-    const [top, bottom] = samePadding(kh, layer.dilations[0]);
-    const [left, right] = samePadding(kw, layer.dilations[1]);
+    // At stride 1 TensorFlow's "same" padding does not depend on the input size (any will do): fix it.
+    const [top, bottom] = samePadding(1, kh, 1, layer.dilations[0]);
+    const [left, right] = samePadding(1, kw, 1, layer.dilations[1]);
     attributes.pads = { type: 'ints', value: [top, left, bottom, right] };
   } else {
     attributes.auto_pad = { type: 'string', value: 'SAME_UPPER' };
   }
   return attributes;
-}
-
-function samePadding(kernel: number, dilation: number): [number, number] {
-  const total = (kernel - 1) * dilation;
-  return [Math.floor(total / 2), total - Math.floor(total / 2)];
 }
 
 function hwioToOihw(kernel: WeightTensor): WeightTensor {
@@ -142,12 +136,10 @@ function hwioToOihw(kernel: WeightTensor): WeightTensor {
   return { shape: [cout, cin, kh, kw], values };
 }
 
-class OnnxGraphBuilder {
-  readonly nodes: OnnxNode[] = [];
-  readonly initializers: OnnxInitializer[] = [];
-  /** The ONNX tensor holding each tfjs layer's output; an identity activation maps to its input's tensor. */
+/** The shared builder, plus the ONNX tensor holding each tfjs layer's output. */
+class LayersGraphBuilder extends OnnxGraphBuilder {
+  /** An identity activation maps to its input's tensor. */
   readonly tensorOf = new Map<string, string>();
-  private readonly constants = new Map<number, string>();
 
   tensor(layerName: string): string {
     const tensor = this.tensorOf.get(layerName);
@@ -155,28 +147,7 @@ class OnnxGraphBuilder {
     return tensor;
   }
 
-  node(opType: string, output: string, inputs: string[], attributes?: Record<string, OnnxAttribute>): string {
-    this.nodes.push({ opType, name: output, inputs, outputs: [output], ...(attributes ? { attributes } : {}) });
-    return output;
-  }
-
   multiply(input: string, factor: number, output: string): string {
-    return this.node('Mul', output, [input, this.constant(factor)]);
-  }
-
-  weight(name: string, tensor: WeightTensor): string {
-    this.initializers.push({ name, dims: tensor.shape, values: tensor.values });
-    return name;
-  }
-
-  /** Scalars are shared: the forty MultiplyBeta layers of an RRDN need one 0.2. */
-  constant(value: number): string {
-    let name = this.constants.get(value);
-    if (name === undefined) {
-      name = `constant/${value}`;
-      this.weight(name, { shape: [], values: Float32Array.of(value) });
-      this.constants.set(value, name);
-    }
-    return name;
+    return this.node('Mul', [input, this.scalar(factor)], output);
   }
 }

@@ -37,18 +37,21 @@ export type OnnxAttribute =
 export interface OnnxInitializer {
   name: string;
   dims: readonly number[];
-  /** float32 weights, or int64 values (shapes, axes) for the ops that want them. */
-  values: Float32Array | BigInt64Array;
+  /** float32 weights; int64 values (shapes, axes) for the ops that want them; int32 constants of TensorFlow graphs. */
+  values: Float32Array | Int32Array | BigInt64Array;
 }
 
-/** A float32 tensor whose dimensions are numbers, or names for those fixed only at run time. */
+/**
+ * A float32 tensor whose dimensions are numbers, or names for those fixed only at run time. Without a shape even
+ * the rank is left open (the NHWC lowering does not track shapes).
+ */
 export interface OnnxValueInfo {
   name: string;
-  shape: ReadonlyArray<number | string>;
+  shape?: ReadonlyArray<number | string>;
 }
 
-const TENSOR_FLOAT = 1;
-const TENSOR_INT64 = 7;
+/** ONNX's TensorProto.DataType codes, for initializers and for Cast's `to`. */
+export const ONNX_TENSOR_TYPE = { float: 1, int32: 6, int64: 7, bool: 9 } as const;
 const ATTRIBUTE_TYPE = { float: 1, int: 2, string: 3, ints: 7 } as const;
 
 export function encodeOnnxModel(model: OnnxModel): Uint8Array {
@@ -81,8 +84,7 @@ function writeNode(writer: ProtoWriter, node: OnnxNode): void {
   }
 }
 
-/** Writes one AttributeProto; shared by every ONNX graph the project builds. */
-export function writeAttribute(writer: ProtoWriter, name: string, attribute: OnnxAttribute): void {
+function writeAttribute(writer: ProtoWriter, name: string, attribute: OnnxAttribute): void {
   writer.string(1, name);
   switch (attribute.type) {
     case 'float':
@@ -103,7 +105,7 @@ export function writeAttribute(writer: ProtoWriter, name: string, attribute: Onn
 
 function writeInitializer(writer: ProtoWriter, initializer: OnnxInitializer): void {
   writer.packedVarints(1, initializer.dims);
-  writer.varint(2, initializer.values instanceof BigInt64Array ? TENSOR_INT64 : TENSOR_FLOAT);
+  writer.varint(2, ONNX_TENSOR_TYPE[tensorType(initializer.values)]);
   writer.string(8, initializer.name);
   writer.bytes(9, littleEndianBytes(initializer.values));
 }
@@ -112,9 +114,11 @@ function writeValueInfo(writer: ProtoWriter, info: OnnxValueInfo): void {
   writer.string(1, info.name);
   writer.message(2, (type) =>
     type.message(1, (tensor) => {
-      tensor.varint(1, TENSOR_FLOAT);
+      tensor.varint(1, ONNX_TENSOR_TYPE.float);
+      const dims = info.shape;
+      if (dims === undefined) return;
       tensor.message(2, (shape) => {
-        for (const dim of info.shape) {
+        for (const dim of dims) {
           shape.message(1, (d) => (typeof dim === 'number' ? d.varint(1, dim) : d.string(2, dim)));
         }
       });
@@ -122,8 +126,13 @@ function writeValueInfo(writer: ProtoWriter, info: OnnxValueInfo): void {
   );
 }
 
+function tensorType(values: OnnxInitializer['values']): keyof typeof ONNX_TENSOR_TYPE {
+  if (values instanceof BigInt64Array) return 'int64';
+  return values instanceof Int32Array ? 'int32' : 'float';
+}
+
 /** raw_data is little-endian by definition; so is every machine Node runs on, which the check below keeps honest. */
-function littleEndianBytes(values: Float32Array | BigInt64Array): Uint8Array {
+function littleEndianBytes(values: OnnxInitializer['values']): Uint8Array {
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian hosts are not supported');
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }

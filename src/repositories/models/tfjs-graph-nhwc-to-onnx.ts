@@ -1,5 +1,6 @@
-import { ProtoWriter } from './protobuf-writer.js';
-import { writeAttribute, type OnnxAttribute } from './onnx-proto.js';
+import { CONVERTED_INPUT_NAME, ONNX_IR_VERSION, ONNX_OPSET_VERSION } from './onnx-conventions.js';
+import { OnnxGraphBuilder } from './onnx-graph-builder.js';
+import { encodeOnnxModel, ONNX_TENSOR_TYPE, type OnnxAttribute } from './onnx-proto.js';
 import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
 
 /**
@@ -13,12 +14,9 @@ import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
  * optimiser cancels the pairs between consecutive convolutions), and weights are transposed by Transpose nodes that
  * onnxruntime folds when the session opens. With a fixed input size onnxruntime folds the shape arithmetic too.
  *
- * int32 and int64 weights are written as such, which is why this file has its own small ModelProto writer rather
- * than onnx-proto.ts (float32 initializers only).
+ * The ONNX model's input (CONVERTED_INPUT_NAME) is float32 NHWC [1, height, width, channels], in the model's own
+ * range; its outputs' shapes are left open, as this lowering does not track shapes.
  */
-
-/** Name of the ONNX model's input: float32 NHWC [1, height, width, channels], in the model's own range. */
-export const NHWC_INPUT_NAME = 'image';
 
 export interface TfjsNhwcConversionOptions {
   /** ONNX output name → TensorFlow node name. */
@@ -43,27 +41,8 @@ export const NHWC_SUPPORTED_OPS: readonly string[] = [
   'Pad', 'PadV2', 'Relu', 'LeakyRelu', 'Sigmoid', 'MaxPool', 'ResizeBilinear', 'SplitV', 'SparseToDense',
 ];
 
-const OPSET_VERSION = 17;
-const IR_VERSION = 8;
-type OnnxType = 'float' | 'int32' | 'int64' | 'bool';
-const ONNX_TYPE: Record<OnnxType, number> = { float: 1, int32: 6, int64: 7, bool: 9 };
+type OnnxType = keyof typeof ONNX_TENSOR_TYPE;
 const TF_TYPE: Record<string, OnnxType> = { DT_FLOAT: 'float', DT_INT32: 'int32', DT_INT64: 'int64', DT_BOOL: 'bool' };
-
-type Attribute = OnnxAttribute;
-
-interface Node {
-  opType: string;
-  inputs: string[];
-  output: string;
-  attributes?: Record<string, Attribute>;
-}
-
-interface Initializer {
-  name: string;
-  dims: readonly number[];
-  type: OnnxType;
-  bytes: Uint8Array;
-}
 
 /** A lowered TensorFlow output: the ONNX tensor name, and the values when the TensorFlow node was a Const. */
 interface Value {
@@ -86,12 +65,20 @@ export function tfjsGraphModelToOnnxNhwc(graph: TfjsGraph, options: TfjsNhwcConv
   const missing = unsupportedNhwcOps(graph, Object.values(options.outputs));
   if (Object.keys(missing).length > 0) throw new Error(`unsupported TensorFlow ops: ${JSON.stringify(missing)}`);
   for (const node of order) lowering.lowerNode(node);
-  const outputs: string[] = [];
-  for (const [onnxName, tfName] of Object.entries(options.outputs)) {
-    lowering.nodes.push({ opType: 'Identity', inputs: [lowering.ref(tfName).name], output: onnxName });
-    outputs.push(onnxName);
-  }
-  return encode(lowering, outputs);
+  for (const [onnxName, tfName] of Object.entries(options.outputs)) lowering.builder.node('Identity', [lowering.ref(tfName).name], onnxName);
+  return encodeOnnxModel({
+    irVersion: ONNX_IR_VERSION,
+    opsetVersion: ONNX_OPSET_VERSION,
+    producerName: 'roomcraft tfjs-graph NHWC converter',
+    graph: {
+      name: 'nhwc',
+      // Numbers, not the output names: MAXIM's are long, and would add 4 MB (5 %) to the file.
+      nodes: lowering.builder.nodes.map((node, i) => ({ ...node, name: `n${i}` })),
+      initializers: lowering.builder.initializers,
+      inputs: [{ name: CONVERTED_INPUT_NAME, shape: lowering.inputShape }],
+      outputs: Object.keys(options.outputs).map((name) => ({ name })),
+    },
+  });
 }
 
 /** Nodes needed for `outputs`, producers before consumers, found without recursion (MAXIM chains are deep). */
@@ -124,8 +111,7 @@ function reachable(graph: TfjsGraph, outputs: readonly string[]): TfjsGraphNode[
 }
 
 class NhwcLowering {
-  readonly nodes: Node[] = [];
-  readonly initializers: Initializer[] = [];
+  readonly builder = new OnnxGraphBuilder();
   private readonly values = new Map<string, Value>();
   private counter = 0;
 
@@ -153,20 +139,12 @@ class NhwcLowering {
     return value.constant;
   }
 
-  private emit(opType: string, inputs: string[], output: string, attributes?: Record<string, Attribute>): string {
-    this.nodes.push({ opType, inputs, output, ...(attributes ? { attributes } : {}) });
-    return output;
-  }
-
   private fresh(base: string, suffix: string): string {
     return `${base}/__${suffix}_${this.counter++}`;
   }
 
   private int64(base: string, values: readonly number[], dims: readonly number[] = [values.length]): string {
-    const name = this.fresh(base, 'i64');
-    const data = new BigInt64Array(values.map((v) => BigInt(v)));
-    this.initializers.push({ name, dims, type: 'int64', bytes: new Uint8Array(data.buffer) });
-    return name;
+    return this.builder.weight(this.fresh(base, 'i64'), dims, BigInt64Array.from(values, (value) => BigInt(value)));
   }
 
   /** A shape-like int32 tensor as the 1-D int64 tensor ONNX wants for shapes, axes and slice bounds. */
@@ -175,8 +153,8 @@ class NhwcLowering {
     if (value.constant) {
       return this.int64(base, Array.from(value.constant.values), [value.constant.values.length]);
     }
-    const cast = this.emit('Cast', [value.name], this.fresh(base, 'cast'), { to: { type: 'int', value: ONNX_TYPE.int64 } });
-    return this.emit('Reshape', [cast, this.int64(base, [-1])], this.fresh(base, 'vec'));
+    const cast = this.builder.node('Cast', [value.name], this.fresh(base, 'cast'), { to: { type: 'int', value: ONNX_TENSOR_TYPE.int64 } });
+    return this.builder.node('Reshape', [cast, this.int64(base, [-1])], this.fresh(base, 'vec'));
   }
 
   lowerNode(node: TfjsGraphNode): void {
@@ -187,8 +165,8 @@ class NhwcLowering {
   private lower(node: TfjsGraphNode): Value {
     const name = node.name;
     const inputName = (i: number): string => this.ref(node.inputs[i]!).name;
-    const unary = (opType: string): Value => ({ name: this.emit(opType, [inputName(0)], name) });
-    const binary = (opType: string): Value => ({ name: this.emit(opType, [inputName(0), inputName(1)], name) });
+    const unary = (opType: string): Value => ({ name: this.builder.node(opType, [inputName(0)], name) });
+    const binary = (opType: string): Value => ({ name: this.builder.node(opType, [inputName(0), inputName(1)], name) });
     const type = (key: string): OnnxType => {
       const tf = node.attributes[key];
       const onnx = TF_TYPE[String(tf)];
@@ -199,13 +177,10 @@ class NhwcLowering {
       case 'Const': {
         const constant = this.graph.constants.get(name);
         if (!constant) throw new Error(`constant ${name} has no weights`);
-        const isInt = constant.values instanceof Int32Array;
-        const bytes = new Uint8Array(constant.values.buffer, constant.values.byteOffset, constant.values.byteLength);
-        this.initializers.push({ name, dims: constant.shape, type: isInt ? 'int32' : 'float', bytes: bytes.slice() });
-        return { name, constant };
+        return { name: this.builder.weight(name, constant.shape, constant.values), constant };
       }
       case 'Placeholder':
-        return { name: this.emit('Identity', [NHWC_INPUT_NAME], name) };
+        return { name: this.builder.node('Identity', [CONVERTED_INPUT_NAME], name) };
       case 'Identity':
         return this.ref(node.inputs[0]!);
       case 'Conv2D':
@@ -238,31 +213,31 @@ class NhwcLowering {
       case 'LogicalAnd':
         return binary('And');
       case 'NotEqual': {
-        const equal = this.emit('Equal', [inputName(0), inputName(1)], this.fresh(name, 'eq'));
-        return { name: this.emit('Not', [equal], name) };
+        const equal = this.builder.node('Equal', [inputName(0), inputName(1)], this.fresh(name, 'eq'));
+        return { name: this.builder.node('Not', [equal], name) };
       }
       case 'FloorDiv': {
         if (type('T') === 'float') {
-          const quotient = this.emit('Div', [inputName(0), inputName(1)], this.fresh(name, 'div'));
-          return { name: this.emit('Floor', [quotient], name) };
+          const quotient = this.builder.node('Div', [inputName(0), inputName(1)], this.fresh(name, 'div'));
+          return { name: this.builder.node('Floor', [quotient], name) };
         }
         // Integer floor division, exact for the small sizes of shape arithmetic: through float32.
-        const toFloat = { to: { type: 'int' as const, value: ONNX_TYPE.float } };
-        const a = this.emit('Cast', [inputName(0)], this.fresh(name, 'a'), toFloat);
-        const b = this.emit('Cast', [inputName(1)], this.fresh(name, 'b'), toFloat);
-        const floor = this.emit('Floor', [this.emit('Div', [a, b], this.fresh(name, 'div'))], this.fresh(name, 'floor'));
-        return { name: this.emit('Cast', [floor], name, { to: { type: 'int', value: ONNX_TYPE[type('T')] } }) };
+        const toFloat = { to: { type: 'int' as const, value: ONNX_TENSOR_TYPE.float } };
+        const a = this.builder.node('Cast', [inputName(0)], this.fresh(name, 'a'), toFloat);
+        const b = this.builder.node('Cast', [inputName(1)], this.fresh(name, 'b'), toFloat);
+        const floor = this.builder.node('Floor', [this.builder.node('Div', [a, b], this.fresh(name, 'div'))], this.fresh(name, 'floor'));
+        return { name: this.builder.node('Cast', [floor], name, { to: { type: 'int', value: ONNX_TENSOR_TYPE[type('T')] } }) };
       }
       case 'FloorMod': {
-        if (type('T') !== 'float') return { name: this.emit('Mod', [inputName(0), inputName(1)], name, { fmod: { type: 'int', value: 0 } }) };
-        const quotient = this.emit('Floor', [this.emit('Div', [inputName(0), inputName(1)], this.fresh(name, 'div'))], this.fresh(name, 'fl'));
-        const product = this.emit('Mul', [quotient, inputName(1)], this.fresh(name, 'mul'));
-        return { name: this.emit('Sub', [inputName(0), product], name) };
+        if (type('T') !== 'float') return { name: this.builder.node('Mod', [inputName(0), inputName(1)], name, { fmod: { type: 'int', value: 0 } }) };
+        const quotient = this.builder.node('Floor', [this.builder.node('Div', [inputName(0), inputName(1)], this.fresh(name, 'div'))], this.fresh(name, 'fl'));
+        const product = this.builder.node('Mul', [quotient, inputName(1)], this.fresh(name, 'mul'));
+        return { name: this.builder.node('Sub', [inputName(0), product], name) };
       }
       case 'Square':
-        return { name: this.emit('Mul', [inputName(0), inputName(0)], name) };
+        return { name: this.builder.node('Mul', [inputName(0), inputName(0)], name) };
       case 'Rsqrt':
-        return { name: this.emit('Reciprocal', [this.emit('Sqrt', [inputName(0)], this.fresh(name, 'sqrt'))], name) };
+        return { name: this.builder.node('Reciprocal', [this.builder.node('Sqrt', [inputName(0)], this.fresh(name, 'sqrt'))], name) };
       case 'Reciprocal':
       case 'Sign':
       case 'Abs':
@@ -272,59 +247,59 @@ class NhwcLowering {
       case 'Floor':
         return unary(node.op);
       case 'Cast':
-        return { name: this.emit('Cast', [inputName(0)], name, { to: { type: 'int', value: ONNX_TYPE[type('DstT')] } }) };
+        return { name: this.builder.node('Cast', [inputName(0)], name, { to: { type: 'int', value: ONNX_TENSOR_TYPE[type('DstT')] } }) };
       case 'Shape': {
-        const shape = this.emit('Shape', [inputName(0)], this.fresh(name, 'shape'));
-        return { name: this.emit('Cast', [shape], name, { to: { type: 'int', value: ONNX_TYPE[type('out_type')] } }) };
+        const shape = this.builder.node('Shape', [inputName(0)], this.fresh(name, 'shape'));
+        return { name: this.builder.node('Cast', [shape], name, { to: { type: 'int', value: ONNX_TENSOR_TYPE[type('out_type')] } }) };
       }
       case 'StridedSlice':
         return { name: this.stridedSlice(node) };
       case 'Pack': {
         const axis = Number(node.attributes.axis ?? 0);
         const axes = this.int64(name, [axis]);
-        const parts = node.inputs.map((_, i) => this.emit('Unsqueeze', [inputName(i), axes], this.fresh(name, 'unsq')));
-        return { name: this.emit('Concat', parts, name, { axis: { type: 'int', value: axis } }) };
+        const parts = node.inputs.map((_, i) => this.builder.node('Unsqueeze', [inputName(i), axes], this.fresh(name, 'unsq')));
+        return { name: this.builder.node('Concat', parts, name, { axis: { type: 'int', value: axis } }) };
       }
       case 'ConcatV2': {
         const axis = Number(this.constant(node.inputs[node.inputs.length - 1]!).values[0]);
         const parts = node.inputs.slice(0, -1).map((_, i) => inputName(i));
-        return { name: this.emit('Concat', parts, name, { axis: { type: 'int', value: axis } }) };
+        return { name: this.builder.node('Concat', parts, name, { axis: { type: 'int', value: axis } }) };
       }
       case 'Sum': {
         const axes = this.asInt64Vector(name, node.inputs[1]!);
         const keepdims = node.attributes.keep_dims === true ? 1 : 0;
-        return { name: this.emit('ReduceSum', [inputName(0), axes], name, { keepdims: { type: 'int', value: keepdims } }) };
+        return { name: this.builder.node('ReduceSum', [inputName(0), axes], name, { keepdims: { type: 'int', value: keepdims } }) };
       }
       case 'Range':
-        return { name: this.emit('Range', [inputName(0), inputName(1), inputName(2)], name) };
+        return { name: this.builder.node('Range', [inputName(0), inputName(1), inputName(2)], name) };
       case 'ExpandDims':
-        return { name: this.emit('Unsqueeze', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
+        return { name: this.builder.node('Unsqueeze', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
       case 'Squeeze': {
         const dims = (node.attributes.squeeze_dims ?? node.attributes.axis ?? []) as number[];
         const inputs = dims.length > 0 ? [inputName(0), this.int64(name, dims)] : [inputName(0)];
-        return { name: this.emit('Squeeze', inputs, name) };
+        return { name: this.builder.node('Squeeze', inputs, name) };
       }
       case 'BroadcastTo':
-        return { name: this.emit('Expand', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
+        return { name: this.builder.node('Expand', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
       case 'Reshape':
-        return { name: this.emit('Reshape', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
+        return { name: this.builder.node('Reshape', [inputName(0), this.asInt64Vector(name, node.inputs[1]!)], name) };
       case 'Transpose': {
         const perm = Array.from(this.constant(node.inputs[1]!).values);
-        return { name: this.emit('Transpose', [inputName(0)], name, { perm: { type: 'ints', value: perm } }) };
+        return { name: this.builder.node('Transpose', [inputName(0)], name, { perm: { type: 'ints', value: perm } }) };
       }
       case 'Einsum': {
         const equation = String(node.attributes.equation);
-        return { name: this.emit('Einsum', node.inputs.map((_, i) => inputName(i)), name, { equation: { type: 'string', value: equation } }) };
+        return { name: this.builder.node('Einsum', node.inputs.map((_, i) => inputName(i)), name, { equation: { type: 'string', value: equation } }) };
       }
       case 'Select':
       case 'SelectV2':
-        return { name: this.emit('Where', [inputName(0), inputName(1), inputName(2)], name) };
+        return { name: this.builder.node('Where', [inputName(0), inputName(1), inputName(2)], name) };
       case 'Relu':
       case 'Sigmoid':
         return unary(node.op);
       case 'LeakyRelu': {
         const alpha = typeof node.attributes.alpha === 'number' ? node.attributes.alpha : 0.2;
-        return { name: this.emit('LeakyRelu', [inputName(0)], name, { alpha: { type: 'float', value: alpha } }) };
+        return { name: this.builder.node('LeakyRelu', [inputName(0)], name, { alpha: { type: 'float', value: alpha } }) };
       }
       case 'Pad':
       case 'PadV2': {
@@ -333,7 +308,7 @@ class NhwcLowering {
         const pads = this.int64(name, [...Array.from({ length: rank }, (_, axis) => paddings[axis * 2]!), ...Array.from({ length: rank }, (_, axis) => paddings[axis * 2 + 1]!)]);
         const inputs = [inputName(0), pads];
         if (node.op === 'PadV2') inputs.push(inputName(2));
-        return { name: this.emit('Pad', inputs, name) };
+        return { name: this.builder.node('Pad', inputs, name) };
       }
       case 'MaxPool':
         return { name: this.maxPool(node) };
@@ -346,7 +321,7 @@ class NhwcLowering {
       case 'GatherV2': {
         if (Number(node.attributes.batch_dims ?? 0) !== 0) throw new Error(`${name}: batch_dims is not supported`);
         const axis = Number(this.constant(node.inputs[2]!).values[0]);
-        return { name: this.emit('Gather', [inputName(0), inputName(1)], name, { axis: { type: 'int', value: axis } }) };
+        return { name: this.builder.node('Gather', [inputName(0), inputName(1)], name, { axis: { type: 'int', value: axis } }) };
       }
       default:
         throw new Error(`${name}: TensorFlow op ${node.op} is not supported`);
@@ -363,16 +338,16 @@ class NhwcLowering {
     const padding = String(node.attributes.padding);
     if (padding !== 'SAME' && padding !== 'VALID') throw new Error(`${name}: padding ${padding} is not supported`);
     const [inputRef, filterRef] = transposed ? [node.inputs[2]!, node.inputs[1]!] : [node.inputs[0]!, node.inputs[1]!];
-    const x = this.emit('Transpose', [this.ref(inputRef).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    const x = this.builder.node('Transpose', [this.ref(inputRef).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
     // Conv2D filter HWIO → OIHW; Conv2DBackpropInput filter [h, w, out, in] → ConvTranspose's [in, out, h, w].
-    const w = this.emit('Transpose', [this.ref(filterRef).name], this.fresh(name, 'w'), { perm: { type: 'ints', value: [3, 2, 0, 1] } });
-    const attributes: Record<string, Attribute> = {
+    const w = this.builder.node('Transpose', [this.ref(filterRef).name], this.fresh(name, 'w'), { perm: { type: 'ints', value: [3, 2, 0, 1] } });
+    const attributes: Record<string, OnnxAttribute> = {
       strides: { type: 'ints', value: [strides[1]!, strides[2]!] },
       dilations: { type: 'ints', value: [dilations[1]!, dilations[2]!] },
       auto_pad: { type: 'string', value: padding === 'SAME' ? 'SAME_UPPER' : 'VALID' },
     };
-    const y = this.emit(transposed ? 'ConvTranspose' : 'Conv', [x, w], this.fresh(name, 'conv'), attributes);
-    return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+    const y = this.builder.node(transposed ? 'ConvTranspose' : 'Conv', [x, w], this.fresh(name, 'conv'), attributes);
+    return this.builder.node('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
   }
 
   /** NHWC max pooling, through NCHW as for convolutions; ONNX's SAME padding ignores padded cells as TensorFlow's does. */
@@ -384,27 +359,27 @@ class NhwcLowering {
     if (padding !== 'SAME' && padding !== 'VALID') throw new Error(`${name}: padding ${padding} is not supported`);
     const [, kh, kw] = node.attributes.ksize as number[];
     const [, sh, sw] = node.attributes.strides as number[];
-    const x = this.emit('Transpose', [this.ref(node.inputs[0]!).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
-    const y = this.emit('MaxPool', [x], this.fresh(name, 'pool'), {
+    const x = this.builder.node('Transpose', [this.ref(node.inputs[0]!).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    const y = this.builder.node('MaxPool', [x], this.fresh(name, 'pool'), {
       kernel_shape: { type: 'ints', value: [kh!, kw!] },
       strides: { type: 'ints', value: [sh!, sw!] },
       auto_pad: { type: 'string', value: padding === 'SAME' ? 'SAME_UPPER' : 'VALID' },
     });
-    return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+    return this.builder.node('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
   }
 
   /** NHWC bilinear resize to the [height, width] of the second input; the NCHW sizes are [N, C] of the input and those. */
   private resizeBilinear(node: TfjsGraphNode): string {
     const name = node.name;
     const mode = node.attributes.align_corners ? 'align_corners' : node.attributes.half_pixel_centers ? 'half_pixel' : 'asymmetric';
-    const x = this.emit('Transpose', [this.ref(node.inputs[0]!).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
-    const batchAndChannels = this.emit('Slice', [this.emit('Shape', [x], this.fresh(name, 'shape')), this.int64(name, [0]), this.int64(name, [2])], this.fresh(name, 'nc'));
-    const sizes = this.emit('Concat', [batchAndChannels, this.asInt64Vector(name, node.inputs[1]!)], this.fresh(name, 'sizes'), { axis: { type: 'int', value: 0 } });
-    const y = this.emit('Resize', [x, '', '', sizes], this.fresh(name, 'resize'), {
+    const x = this.builder.node('Transpose', [this.ref(node.inputs[0]!).name], this.fresh(name, 'nchw'), { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    const batchAndChannels = this.builder.node('Slice', [this.builder.node('Shape', [x], this.fresh(name, 'shape')), this.int64(name, [0]), this.int64(name, [2])], this.fresh(name, 'nc'));
+    const sizes = this.builder.node('Concat', [batchAndChannels, this.asInt64Vector(name, node.inputs[1]!)], this.fresh(name, 'sizes'), { axis: { type: 'int', value: 0 } });
+    const y = this.builder.node('Resize', [x, '', '', sizes], this.fresh(name, 'resize'), {
       mode: { type: 'string', value: 'linear' },
       coordinate_transformation_mode: { type: 'string', value: mode },
     });
-    return this.emit('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+    return this.builder.node('Transpose', [y], name, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
   }
 
   /** SplitV with known sizes, as one Slice per part; part i > 0 is stored as `name:i` for ref. */
@@ -418,7 +393,7 @@ class NhwcLowering {
     let first: Value | undefined;
     sizes.forEach((size, i) => {
       const part = i === 0 ? name : `${name}:${i}`;
-      const output = this.emit('Slice', [input, this.int64(name, [start]), this.int64(name, [start + size]), this.int64(name, [axis])], part);
+      const output = this.builder.node('Slice', [input, this.int64(name, [start]), this.int64(name, [start + size]), this.int64(name, [axis])], part);
       start += size;
       if (i === 0) first = { name: output };
       else this.values.set(part, { name: output });
@@ -436,10 +411,7 @@ class NhwcLowering {
     const dense = isInt ? new Int32Array(length) : new Float32Array(length);
     dense.fill(fill!.values[0]!);
     for (let i = 0; i < indices!.values.length; i++) dense[indices!.values[i]!] = values!.values.length === 1 ? values!.values[0]! : values!.values[i]!;
-    const constant: ConstantTensor = { shape: [length], values: dense };
-    const bytes = new Uint8Array(dense.buffer.slice(0));
-    this.initializers.push({ name, dims: [length], type: isInt ? 'int32' : 'float', bytes });
-    return { name, constant };
+    return { name: this.builder.weight(name, [length], dense), constant: { shape: [length], values: dense } };
   }
 
   private stridedSlice(node: TfjsGraphNode): string {
@@ -476,15 +448,15 @@ class NhwcLowering {
       }
       starts = this.int64(name, begin);
       ends = this.int64(name, end);
-      const sliced = this.emit('Slice', [this.ref(node.inputs[0]!).name, starts, ends, axes, this.int64(name, strides)], this.fresh(name, 'slice'));
+      const sliced = this.builder.node('Slice', [this.ref(node.inputs[0]!).name, starts, ends, axes, this.int64(name, strides)], this.fresh(name, 'slice'));
       const shrunk = Array.from({ length }, (_, i) => i).filter((i) => shrink & (1 << i));
-      if (shrunk.length === 0) return this.emit('Identity', [sliced], name);
-      return this.emit('Squeeze', [sliced, this.int64(name, shrunk)], name);
+      if (shrunk.length === 0) return this.builder.node('Identity', [sliced], name);
+      return this.builder.node('Squeeze', [sliced, this.int64(name, shrunk)], name);
     }
     starts = this.asInt64Vector(name, node.inputs[1]!);
     ends = this.asInt64Vector(name, node.inputs[2]!);
     const steps = this.asInt64Vector(name, node.inputs[3]!);
-    return this.emit('Slice', [this.ref(node.inputs[0]!).name, starts, ends, axes, steps], name);
+    return this.builder.node('Slice', [this.ref(node.inputs[0]!).name, starts, ends, axes, steps], name);
   }
 
   /** The length of a 1-D int tensor: a constant's, or the number of values a Pack gathers. */
@@ -503,54 +475,4 @@ class NhwcLowering {
     const size = this.options.inputSize;
     return [1, size?.[0] ?? 'height', size?.[1] ?? 'width', 3];
   }
-}
-
-function encode(lowering: NhwcLowering, outputs: readonly string[]): Uint8Array {
-  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian hosts are not supported');
-  const writer = new ProtoWriter();
-  writer.varint(1, IR_VERSION);
-  writer.string(2, 'roomcraft tfjs-graph NHWC converter');
-  writer.message(7, (graph) => {
-    lowering.nodes.forEach((node, i) =>
-      graph.message(1, (w) => {
-        for (const input of node.inputs) w.string(1, input);
-        w.string(2, node.output);
-        w.string(3, `n${i}`);
-        w.string(4, node.opType);
-        for (const [key, attribute] of Object.entries(node.attributes ?? {})) w.message(5, (a) => writeAttribute(a, key, attribute));
-      }),
-    );
-    graph.string(2, 'nhwc');
-    for (const initializer of lowering.initializers) {
-      graph.message(5, (t) => {
-        if (initializer.dims.length > 0) t.packedVarints(1, initializer.dims);
-        t.varint(2, ONNX_TYPE[initializer.type]);
-        t.string(8, initializer.name);
-        t.bytes(9, initializer.bytes);
-      });
-    }
-    const shape = lowering.inputShape;
-    graph.message(11, (info) => {
-      info.string(1, NHWC_INPUT_NAME);
-      info.message(2, (t) =>
-        t.message(1, (tensor) => {
-          tensor.varint(1, ONNX_TYPE.float);
-          tensor.message(2, (s) => {
-            for (const dim of shape) s.message(1, (d) => (typeof dim === 'number' ? d.varint(1, dim) : d.string(2, dim)));
-          });
-        }),
-      );
-    });
-    for (const output of outputs) {
-      graph.message(12, (info) => {
-        info.string(1, output);
-        info.message(2, (t) => t.message(1, (tensor) => tensor.varint(1, ONNX_TYPE.float)));
-      });
-    }
-  });
-  writer.message(8, (opset) => {
-    opset.string(1, '');
-    opset.varint(2, OPSET_VERSION);
-  });
-  return writer.finish();
 }

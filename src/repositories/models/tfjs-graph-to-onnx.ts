@@ -1,8 +1,10 @@
-import { encodeOnnxModel, type OnnxAttribute, type OnnxInitializer, type OnnxNode, type OnnxValueInfo } from './onnx-proto.js';
+import { CONVERTED_INPUT_NAME, ONNX_IR_VERSION, ONNX_OPSET_VERSION } from './onnx-conventions.js';
+import { OnnxGraphBuilder } from './onnx-graph-builder.js';
+import { encodeOnnxModel, type OnnxValueInfo } from './onnx-proto.js';
+import { samePadding } from './same-padding.js';
 import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
 
-/** Name of the ONNX model's input: float32 NCHW [1, channels, height, width], RGB in [0, 1]. */
-export const DETECTOR_INPUT_NAME = 'image';
+// The ONNX model's input (CONVERTED_INPUT_NAME) is float32 NCHW [1, channels, height, width], RGB in [0, 1].
 
 export interface TfjsGraphConversionOptions {
   /** The pixel range the TensorFlow model expects, e.g. [-1, 1] or [0, 255]; the ONNX input is always [0, 1]. */
@@ -13,10 +15,6 @@ export interface TfjsGraphConversionOptions {
    */
   outputs: Readonly<Record<string, string>>;
 }
-
-const OPSET_VERSION = 17;
-const IR_VERSION = 8;
-const ONNX_INT64 = 7;
 
 /**
  * Lowers a TensorFlow graph model to ONNX for a fixed input size (the Placeholder's; batch 1). Every 4-D tensor is
@@ -36,14 +34,14 @@ export function tfjsGraphModelToOnnx(graph: TfjsGraph, options: TfjsGraphConvers
     outputs.push({ name: onnxName, shape: value.shape.length === 4 ? toNchw(value.shape) : value.shape });
   }
   return encodeOnnxModel({
-    irVersion: IR_VERSION,
-    opsetVersion: OPSET_VERSION,
+    irVersion: ONNX_IR_VERSION,
+    opsetVersion: ONNX_OPSET_VERSION,
     producerName: 'roomcraft tfjs-graph converter',
     graph: {
       name: 'detector',
       nodes: lowering.builder.nodes,
       initializers: lowering.builder.initializers,
-      inputs: [{ name: DETECTOR_INPUT_NAME, shape: toNchw(lowering.inputShape) }],
+      inputs: [{ name: CONVERTED_INPUT_NAME, shape: toNchw(lowering.inputShape) }],
       outputs,
     },
   });
@@ -57,7 +55,7 @@ type Tensor = Extract<Value, { kind: 'tensor' }>;
 const NCHW_AXIS = [0, 2, 3, 1] as const;
 
 class Lowering {
-  readonly builder = new OnnxBuilder();
+  readonly builder = new DetectorGraphBuilder();
   readonly inputShape: readonly number[];
   private readonly values = new Map<string, Value>();
 
@@ -109,8 +107,8 @@ class Lowering {
       }
       case 'Placeholder': {
         const [low, high] = this.options.inputRange;
-        const scaled = this.builder.node('Mul', `${node.name}/scale`, [DETECTOR_INPUT_NAME, this.builder.scalar(high - low)]);
-        return { kind: 'tensor', name: this.builder.node('Add', node.name, [scaled, this.builder.scalar(low)]), shape: this.inputShape };
+        const scaled = this.builder.node('Mul', [CONVERTED_INPUT_NAME, this.builder.scalar(high - low)], `${node.name}/scale`);
+        return { kind: 'tensor', name: this.builder.node('Add', [scaled, this.builder.scalar(low)], node.name), shape: this.inputShape };
       }
       case 'Identity':
         return this.value(node.inputs[0]!);
@@ -146,7 +144,7 @@ class Lowering {
         const x = input(0);
         const block = node.attributes.block_size as number;
         const [n, h, w, c] = x.shape as [number, number, number, number];
-        const name = this.builder.node('DepthToSpace', node.name, [x.name], {
+        const name = this.builder.node('DepthToSpace', [x.name], node.name, {
           blocksize: { type: 'int', value: block },
           // DCR is TensorFlow's channel order (ONNX's CRD is PyTorch's PixelShuffle).
           mode: { type: 'string', value: 'DCR' },
@@ -193,7 +191,7 @@ class Lowering {
       inputs.push(this.builder.weight(`${node.name}/bias`, [outChannels], Float32Array.from(bias.values)));
     }
     const convName = activation === undefined ? node.name : `${node.name}/linear`;
-    this.builder.node('Conv', convName, inputs, {
+    this.builder.node('Conv', inputs, convName, {
       kernel_shape: { type: 'ints', value: [kh, kw] },
       strides: { type: 'ints', value: [sh!, sw!] },
       dilations: { type: 'ints', value: [dh!, dw!] },
@@ -208,11 +206,11 @@ class Lowering {
     switch (op) {
       case 'Relu':
       case 'Sigmoid':
-        return this.builder.node(op, output, [input]);
+        return this.builder.node(op, [input], output);
       case 'Relu6':
-        return this.builder.node('Clip', output, [input, this.builder.scalar(0), this.builder.scalar(6)]);
+        return this.builder.node('Clip', [input, this.builder.scalar(0), this.builder.scalar(6)], output);
       case 'LeakyRelu':
-        return this.builder.node('LeakyRelu', output, [input], { alpha: { type: 'float', value: typeof alpha === 'number' ? alpha : 0.2 } });
+        return this.builder.node('LeakyRelu', [input], output, { alpha: { type: 'float', value: typeof alpha === 'number' ? alpha : 0.2 } });
       default:
         throw new Error(`${output}: activation ${op} is not supported`);
     }
@@ -229,7 +227,7 @@ class Lowering {
     );
     const opType = node.op === 'AddV2' ? 'Add' : node.op;
     const shape = tensors.map((t) => t.shape).reduce((a, b) => a.map((size, i) => Math.max(size, b[i]!)));
-    return { kind: 'tensor', name: this.builder.node(opType, node.name, names), shape };
+    return { kind: 'tensor', name: this.builder.node(opType, names, node.name), shape };
   }
 
   /** A scalar, or a per-channel vector beside a 4-D tensor: TensorFlow broadcasts it over the last axis, NCHW over axis 1. */
@@ -247,7 +245,7 @@ class Lowering {
     const after = [0, 1, 2, 3].map((axis) => paddings[axis * 2 + 1]!);
     const nchw = (list: number[]): number[] => [list[0]!, list[3]!, list[1]!, list[2]!];
     const pads = this.builder.int64(`${node.name}/pads`, [...nchw(before), ...nchw(after)]);
-    const name = this.builder.node('Pad', node.name, [x.name, pads]);
+    const name = this.builder.node('Pad', [x.name, pads], node.name);
     return { kind: 'tensor', name, shape: x.shape.map((size, axis) => size + before[axis]! + after[axis]!) };
   }
 
@@ -258,7 +256,7 @@ class Lowering {
     const [top, bottom, outH] = tfPadding(node, h, kh!, sh!, 1);
     const [left, right, outW] = tfPadding(node, w, kw!, sw!, 1);
     // ONNX's MaxPool ignores padded cells, as TensorFlow's "SAME" pooling does.
-    const name = this.builder.node('MaxPool', node.name, [x.name], {
+    const name = this.builder.node('MaxPool', [x.name], node.name, {
       kernel_shape: { type: 'ints', value: [kh!, kw!] },
       strides: { type: 'ints', value: [sh!, sw!] },
       pads: { type: 'ints', value: [top, left, bottom, right] },
@@ -269,7 +267,7 @@ class Lowering {
   private mean(node: TfjsGraphNode, x: Tensor): Tensor {
     if (node.attributes.keep_dims !== true || x.shape.length !== 4) throw new Error(`${node.name}: only 4-D means that keep dimensions`);
     const axes = [...this.constant(node.inputs[1]!).values].map((axis) => (axis + 4) % 4);
-    const name = this.builder.node('ReduceMean', node.name, [x.name], {
+    const name = this.builder.node('ReduceMean', [x.name], node.name, {
       axes: { type: 'ints', value: axes.map((axis) => NCHW_AXIS[axis]!) },
       keepdims: { type: 'int', value: 1 },
     });
@@ -280,7 +278,7 @@ class Lowering {
     const parts = node.inputs.slice(0, -1).map((i) => this.tensor(i));
     const rank = parts[0]!.shape.length;
     const axis = (this.constant(node.inputs.at(-1)!).values[0]! + rank) % rank;
-    const name = this.builder.node('Concat', node.name, parts.map((p) => p.name), {
+    const name = this.builder.node('Concat', parts.map((p) => p.name), node.name, {
       axis: { type: 'int', value: rank === 4 ? NCHW_AXIS[axis]! : axis },
     });
     const shape = parts[0]!.shape.map((size, i) => (i === axis ? parts.reduce((sum, p) => sum + p.shape[i]!, 0) : size));
@@ -293,7 +291,7 @@ class Lowering {
     const scales = this.builder.weight(`${node.name}/scales`, [4], Float32Array.of(1, 1, outH / h, outW / w));
     // tf2onnx's mapping of TensorFlow's two flags onto ONNX's coordinate modes.
     const mode = node.attributes.align_corners ? 'align_corners' : node.attributes.half_pixel_centers ? 'half_pixel' : 'asymmetric';
-    const name = this.builder.node('Resize', node.name, [x.name, '', scales], {
+    const name = this.builder.node('Resize', [x.name, '', scales], node.name, {
       mode: { type: 'string', value: 'linear' },
       coordinate_transformation_mode: { type: 'string', value: mode },
     });
@@ -307,9 +305,9 @@ class Lowering {
     const total = x.shape.reduce((product, size) => product * size, 1);
     const shape = requested.map((size) => (size === -1 ? total / known : size));
     let input = x.name;
-    if (x.shape.length === 4) input = this.builder.node('Transpose', `${node.name}/to_nhwc`, [input], { perm: { type: 'ints', value: [0, 2, 3, 1] } });
-    let name = this.builder.node('Reshape', shape.length === 4 ? `${node.name}/nhwc` : node.name, [input, this.builder.int64(`${node.name}/shape`, shape)]);
-    if (shape.length === 4) name = this.builder.node('Transpose', node.name, [name], { perm: { type: 'ints', value: [0, 3, 1, 2] } });
+    if (x.shape.length === 4) input = this.builder.node('Transpose', [input], `${node.name}/to_nhwc`, { perm: { type: 'ints', value: [0, 2, 3, 1] } });
+    let name = this.builder.node('Reshape', [input, this.builder.int64(`${node.name}/shape`, shape)], shape.length === 4 ? `${node.name}/nhwc` : node.name);
+    if (shape.length === 4) name = this.builder.node('Transpose', [name], node.name, { perm: { type: 'ints', value: [0, 3, 1, 2] } });
     return { kind: 'tensor', name, shape };
   }
 }
@@ -320,11 +318,8 @@ function tfPadding(node: TfjsGraphNode, size: number, kernel: number, stride: nu
   switch (node.attributes.padding) {
     case 'VALID':
       return [0, 0, Math.floor((size - extent) / stride) + 1];
-    case 'SAME': {
-      const out = Math.ceil(size / stride);
-      const total = Math.max((out - 1) * stride + extent - size, 0);
-      return [Math.floor(total / 2), total - Math.floor(total / 2), out];
-    }
+    case 'SAME':
+      return [...samePadding(size, kernel, stride, dilation), Math.ceil(size / stride)];
     default:
       throw new Error(`${node.name}: padding ${String(node.attributes.padding)} is not supported`);
   }
@@ -379,37 +374,18 @@ function depthwiseToOihw(filter: ConstantTensor): { shape: number[]; values: Flo
   return { shape: [cin * multiplier, 1, kh, kw], values };
 }
 
-class OnnxBuilder {
-  readonly nodes: OnnxNode[] = [];
-  readonly initializers: OnnxInitializer[] = [];
-  private readonly scalars = new Map<number, string>();
-
-  node(opType: string, output: string, inputs: string[], attributes?: Record<string, OnnxAttribute>): string {
-    this.nodes.push({ opType, name: output, inputs, outputs: [output], ...(attributes ? { attributes } : {}) });
-    return output;
+/** The shared builder, plus what the outputs and the shape operands need. */
+class DetectorGraphBuilder extends OnnxGraphBuilder {
+  constructor() {
+    super('scalar');
   }
 
   defines(tensor: string): boolean {
-    return tensor === DETECTOR_INPUT_NAME || this.nodes.some((n) => n.outputs.includes(tensor)) || this.initializers.some((i) => i.name === tensor);
+    return tensor === CONVERTED_INPUT_NAME || this.nodes.some((n) => n.outputs.includes(tensor)) || this.initializers.some((i) => i.name === tensor);
   }
 
-  weight(name: string, dims: readonly number[], values: Float32Array): string {
-    this.initializers.push({ name, dims, values });
-    return name;
-  }
-
-  scalar(value: number): string {
-    let name = this.scalars.get(value);
-    if (name === undefined) {
-      name = this.weight(`scalar/${value}`, [], Float32Array.of(value));
-      this.scalars.set(value, name);
-    }
-    return name;
-  }
-
-  /** onnx-proto writes float tensors only; small integers survive float32 exactly, and a Cast makes them int64. */
+  /** Shapes, pads and axes, which ONNX wants as int64. */
   int64(name: string, values: readonly number[]): string {
-    const floats = this.weight(`${name}/float`, [values.length], Float32Array.from(values));
-    return this.node('Cast', name, [floats], { to: { type: 'int', value: ONNX_INT64 } });
+    return this.weight(name, [values.length], BigInt64Array.from(values, (value) => BigInt(value)));
   }
 }

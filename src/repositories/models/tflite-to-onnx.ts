@@ -1,5 +1,8 @@
-import { encodeOnnxModel, type OnnxAttribute, type OnnxInitializer, type OnnxNode, type OnnxValueInfo } from './onnx-proto.js';
-import { tensorFloats, type TfliteActivation, type TfliteModel, type TfliteOperator, type TflitePadding } from './tflite.js';
+import { CONVERTED_INPUT_NAME, ONNX_IR_VERSION, ONNX_OPSET_VERSION } from './onnx-conventions.js';
+import { OnnxGraphBuilder } from './onnx-graph-builder.js';
+import { encodeOnnxModel, type OnnxValueInfo } from './onnx-proto.js';
+import { samePadding } from './same-padding.js';
+import { tensorFloats, type TfliteActivation, type TfliteModel, type TfliteOperator } from './tflite.js';
 
 /**
  * Lowers a TensorFlow Lite model of convolutions (an SSD MobileNet: MediaPipe Objectron's Open Images detector) to
@@ -14,9 +17,6 @@ import { tensorFloats, type TfliteActivation, type TfliteModel, type TfliteOpera
 
 const TFLITE_SUPPORTED_OPS: readonly string[] = ['CONV_2D', 'DEPTHWISE_CONV_2D', 'RESHAPE', 'ADD', 'CONCATENATION', 'DEQUANTIZE'];
 
-/** Name of the ONNX model's input. */
-const TFLITE_ONNX_INPUT_NAME = 'image';
-
 export interface TfliteToOnnxOptions {
   /** ONNX output name → TensorFlow Lite tensor name. Default: the model's outputs under their own names. */
   outputs?: Readonly<Record<string, string>>;
@@ -27,9 +27,6 @@ export interface TfliteToOnnxOptions {
    */
   inputRange?: readonly [number, number];
 }
-
-const OPSET_VERSION = 17;
-const IR_VERSION = 8;
 
 type Layout = 'nhwc' | 'nchw';
 
@@ -63,11 +60,11 @@ export function tfliteToOnnx(model: TfliteModel, options: TfliteToOnnxOptions = 
     if (inputShape.length !== 4) throw new Error('inputRange needs an NHWC image input');
     const [low, high] = options.inputRange;
     onnxInputShape = [inputShape[0]!, inputShape[3]!, inputShape[1]!, inputShape[2]!];
-    const scaled = lowering.emit('Mul', [TFLITE_ONNX_INPUT_NAME, lowering.scalar(high - low)], 'input/scaled');
-    const shifted = lowering.emit('Add', [scaled, lowering.scalar(low)], 'input/shifted');
+    const scaled = lowering.builder.node('Mul', [CONVERTED_INPUT_NAME, lowering.builder.scalar(high - low)], 'input/scaled');
+    const shifted = lowering.builder.node('Add', [scaled, lowering.builder.scalar(low)], 'input/shifted');
     lowering.define(model.inputs[0]!, { shape: inputShape, names: { nchw: shifted } });
   } else {
-    lowering.define(model.inputs[0]!, { shape: inputShape, names: { nhwc: TFLITE_ONNX_INPUT_NAME } });
+    lowering.define(model.inputs[0]!, { shape: inputShape, names: { nhwc: CONVERTED_INPUT_NAME } });
   }
 
   for (const [index, operator] of model.operators.entries()) lowering.lower(operator, index);
@@ -78,31 +75,29 @@ export function tfliteToOnnx(model: TfliteModel, options: TfliteToOnnxOptions = 
     const index = model.tensors.findIndex((tensor) => tensor.name === tfliteName);
     if (index < 0) throw new Error(`the model has no tensor ${tfliteName}`);
     const value = lowering.activation(index);
-    lowering.nodes.push({ opType: 'Identity', name: `output/${onnxName}`, inputs: [lowering.inLayout(value, 'nhwc')], outputs: [onnxName] });
+    lowering.builder.nodes.push({ opType: 'Identity', name: `output/${onnxName}`, inputs: [lowering.inLayout(value, 'nhwc')], outputs: [onnxName] });
     outputs.push({ name: onnxName, shape: value.shape });
   }
 
   return encodeOnnxModel({
-    irVersion: IR_VERSION,
-    opsetVersion: OPSET_VERSION,
+    irVersion: ONNX_IR_VERSION,
+    opsetVersion: ONNX_OPSET_VERSION,
     producerName: 'roomcraft tflite converter',
     graph: {
       name: 'tflite',
-      nodes: lowering.nodes,
-      initializers: lowering.initializers,
-      inputs: [{ name: TFLITE_ONNX_INPUT_NAME, shape: onnxInputShape }],
+      nodes: lowering.builder.nodes,
+      initializers: lowering.builder.initializers,
+      inputs: [{ name: CONVERTED_INPUT_NAME, shape: onnxInputShape }],
       outputs,
     },
   });
 }
 
 class Lowering {
-  readonly nodes: OnnxNode[] = [];
-  readonly initializers: OnnxInitializer[] = [];
+  readonly builder = new OnnxGraphBuilder();
   private readonly activations = new Map<number, Activation>();
   /** Folded constants (DEQUANTIZE outputs), as float32. */
   private readonly folded = new Map<number, Float32Array>();
-  private readonly scalars = new Map<number, string>();
   private counter = 0;
 
   constructor(private readonly model: TfliteModel) {}
@@ -127,30 +122,14 @@ class Lowering {
       return other!;
     }
     const perm = layout === 'nchw' ? [0, 3, 1, 2] : [0, 2, 3, 1];
-    const name = this.emit('Transpose', [other!], `${other}/${layout}`, { perm: { type: 'ints', value: perm } });
+    const name = this.builder.node('Transpose', [other!], `${other}/${layout}`, { perm: { type: 'ints', value: perm } });
     value.names[layout] = name;
     return name;
   }
 
-  emit(opType: string, inputs: string[], output: string, attributes?: Record<string, OnnxAttribute>): string {
-    this.nodes.push({ opType, name: output, inputs, outputs: [output], ...(attributes ? { attributes } : {}) });
-    return output;
-  }
-
-  scalar(value: number): string {
-    let name = this.scalars.get(value);
-    if (name === undefined) {
-      name = `constant/${value}`;
-      this.initializers.push({ name, dims: [], values: Float32Array.of(value) });
-      this.scalars.set(value, name);
-    }
-    return name;
-  }
-
+  /** Numbered, as a convolution's filter and bias are both named after its output. */
   private weight(base: string, dims: readonly number[], values: Float32Array | BigInt64Array): string {
-    const name = `${base}/__w${this.counter++}`;
-    this.initializers.push({ name, dims, values });
-    return name;
+    return this.builder.weight(`${base}/__w${this.counter++}`, dims, values);
   }
 
   private nameOf(index: number): string {
@@ -192,7 +171,7 @@ class Lowering {
         if (operator.options.kind !== 'add') throw new Error(`ADD #${position}: missing options`);
         const [a, b] = operator.inputs.map((i) => this.operand(i, shape));
         const layout: Layout = a!.layout === 'nchw' && b!.layout === 'nchw' ? 'nchw' : 'nhwc';
-        const sum = this.emit('Add', [this.operandIn(a!, layout), this.operandIn(b!, layout)], `${name}/add`);
+        const sum = this.builder.node('Add', [this.operandIn(a!, layout), this.operandIn(b!, layout)], `${name}/add`);
         this.define(outputIndex, { shape, names: { [layout]: this.activate(sum, operator.options.activation, name) } });
         return;
       }
@@ -203,7 +182,7 @@ class Lowering {
         const axis = operator.options.axis < 0 ? operator.options.axis + rank : operator.options.axis;
         const layout: Layout = rank === 4 && inputs.every((v) => v.names.nchw !== undefined) ? 'nchw' : 'nhwc';
         const onnxAxis = layout === 'nchw' ? NCHW_AXIS[axis as 0 | 1 | 2 | 3] : axis;
-        const joined = this.emit('Concat', inputs.map((v) => this.inLayout(v, layout)), `${name}/concat`, { axis: { type: 'int', value: onnxAxis } });
+        const joined = this.builder.node('Concat', inputs.map((v) => this.inLayout(v, layout)), `${name}/concat`, { axis: { type: 'int', value: onnxAxis } });
         this.define(outputIndex, { shape, names: { [layout]: this.activate(joined, operator.options.activation, name) } });
         return;
       }
@@ -211,7 +190,7 @@ class Lowering {
         const input = this.activation(operator.inputs[0]!);
         if (shape.some((size) => size < 0)) throw new Error(`RESHAPE #${position}: the output shape must be static`);
         const target = this.weight(name, [shape.length], BigInt64Array.from(shape.map((size) => BigInt(size))));
-        this.define(outputIndex, { shape, names: { nhwc: this.emit('Reshape', [this.inLayout(input, 'nhwc'), target], name) } });
+        this.define(outputIndex, { shape, names: { nhwc: this.builder.node('Reshape', [this.inLayout(input, 'nhwc'), target], name) } });
         return;
       }
       default:
@@ -263,13 +242,14 @@ class Lowering {
       group = inputChannels;
     }
     const [, kh, kw] = filterShape as [number, number, number, number];
+    const same = options.padding === 'same';
     const pads = [
-      ...padding(options.padding, inputHeight, kh, options.strideH, options.dilationH),
-      ...padding(options.padding, inputWidth, kw, options.strideW, options.dilationW),
+      ...(same ? samePadding(inputHeight, kh, options.strideH, options.dilationH) : [0, 0]),
+      ...(same ? samePadding(inputWidth, kw, options.strideW, options.dilationW) : [0, 0]),
     ];
     const inputs = [this.inLayout(input, 'nchw'), this.weight(name, weightDims, weights)];
     if (biasIndex !== undefined && biasIndex >= 0) inputs.push(this.weight(name, [weightDims[0]!], this.constant(biasIndex)));
-    const conv = this.emit('Conv', inputs, `${name}/conv`, {
+    const conv = this.builder.node('Conv', inputs, `${name}/conv`, {
       kernel_shape: { type: 'ints', value: [kh, kw] },
       strides: { type: 'ints', value: [options.strideH, options.strideW] },
       dilations: { type: 'ints', value: [options.dilationH, options.dilationW] },
@@ -285,28 +265,17 @@ class Lowering {
       case 'none':
         return tensor;
       case 'relu':
-        return this.emit('Relu', [tensor], name);
+        return this.builder.node('Relu', [tensor], name);
       case 'relu6':
-        return this.emit('Clip', [tensor, this.scalar(0), this.scalar(6)], name);
+        return this.builder.node('Clip', [tensor, this.builder.scalar(0), this.builder.scalar(6)], name);
       case 'relu-n1-to-1':
-        return this.emit('Clip', [tensor, this.scalar(-1), this.scalar(1)], name);
+        return this.builder.node('Clip', [tensor, this.builder.scalar(-1), this.builder.scalar(1)], name);
       case 'tanh':
-        return this.emit('Tanh', [tensor], name);
+        return this.builder.node('Tanh', [tensor], name);
       default:
         throw new Error(`${name}: unsupported fused activation ${activation}`);
     }
   }
-}
-
-/**
- * TensorFlow's padding along one axis, [before, after]: VALID none; SAME whatever makes the output ceil(in / stride)
- * long, the odd pixel at the end.
- */
-export function padding(mode: TflitePadding, size: number, kernel: number, stride: number, dilation: number): [number, number] {
-  if (mode === 'valid') return [0, 0];
-  const output = Math.ceil(size / stride);
-  const total = Math.max((output - 1) * stride + (kernel - 1) * dilation + 1 - size, 0);
-  return [Math.floor(total / 2), total - Math.floor(total / 2)];
 }
 
 function ohwiToOihw(filter: Float32Array, o: number, kh: number, kw: number, i: number): Float32Array {

@@ -1,32 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { removeMasked, reportBox, type DeclutterLines } from '../declutter/declutter-photo.js';
+import { removeMasked, reportBox } from '../declutter/declutter-photo.js';
 import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { removeAutomatically } from '../declutter/remove-automatic.js';
-import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL } from '../geometry/line-sources.js';
 import type { Detector } from '../privacy/detector.js';
 import { defineOperation } from './define.js';
+import { chooseLineSources } from './line-source-choice.js';
 import type { ImageModels } from './operation.js';
-
-/** M-LSD for the layout when installed (LSD otherwise), LSD's precise edges for the vanishing points. */
-async function lineSources(models: ImageModels): Promise<DeclutterLines & { name: string }> {
-  if (await models.isInstalled(MLSD_MODEL)) {
-    const mlsd = await models.detectorSession(MLSD_MODEL);
-    return { layout: mlsdLineSource(mlsd, { inputSize: MLSD_INPUT_SIZE }), vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd` };
-  }
-  return { layout: lsdLineSource(), name: 'lsd' };
-}
-
-async function requireDetector(models: ImageModels, name: string): Promise<Detector> {
-  if (!(await models.isInstalled(name))) {
-    throw new AppError('service_unavailable', 503, `automatic declutter needs the model ${name}; run roomcraft models install`);
-  }
-  return models.detectorSession(name);
-}
+import { requireDetector } from './require-detector.js';
 
 async function objectDetectors(models: ImageModels): Promise<ObjectDetectors> {
-  const centernet = await requireDetector(models, OBJECT_MODEL_NAMES.centernet);
+  const centernet = await requireDetector(models, OBJECT_MODEL_NAMES.centernet, 'automatic declutter');
   return withOptionalDetectors(models, centernet);
 }
 
@@ -55,7 +39,7 @@ export const declutter = defineOperation({
   // The spec lists skyId in this acknowledgement without a request field for it; we echo the catalog's default sky.
   acknowledgement: (_params, catalog) => ({ skyId: catalog.defaultSky.id }),
   run: async ({ image, mask }, context) => {
-    const lines = await lineSources(context.models);
+    const lines = await chooseLineSources(context.models);
     const common = { signal: context.signal, progress: (fraction: number) => context.progress(fraction) };
     if (mask) {
       const hole = holeOf(mask);

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
 import { loadCatalog } from '../../catalog/catalog.js';
 import { enhancePhoto } from '../../vision/enhance/enhance.js';
 import { replaceSky } from '../../vision/sky/replace-sky.js';
 import { defineOperation } from './define.js';
 import type { ImageModels } from './operation.js';
+import { requireDetector } from './require-detector.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import type { Detector } from '../privacy/detector.js';
 import { learnedRetouch } from '../enhance/learned-retouch.js';
 import { applyPrivacy } from '../privacy/apply-privacy.js';
 import { PRIVACY_MODEL_NAMES, type PrivacyModels } from '../privacy/detect-private-regions.js';
@@ -14,14 +13,6 @@ import { PRIVACY_MODEL_NAMES, type PrivacyModels } from '../privacy/detect-priva
 const LEARNED_RETOUCH_MODEL = 'maxim-retouching';
 /** The network's side: its cost grows fast with size (128 px ≈ 3 s, 256 px ≈ 21 s on one core). */
 const LEARNED_RETOUCH_SIDE = 128;
-
-/** An installed detector, or a 503 that tells the operator what to install (never a silent fallback). */
-async function requireDetector(models: ImageModels, name: string): Promise<Detector> {
-  if (!(await models.isInstalled(name))) {
-    throw new AppError('service_unavailable', 503, `this needs the model ${name}; run roomcraft models install`);
-  }
-  return models.detectorSession(name);
-}
 
 async function privacyModels(models: ImageModels): Promise<PrivacyModels> {
   const [faces, vehicles, text] = await Promise.all([

@@ -1,0 +1,29 @@
+import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource, type TensorModel } from '../geometry/line-sources.js';
+
+/** What the choice needs of the models: the service's ImageModels and the CLI's ModelRuntime both have it. */
+export interface LineModels {
+  isInstalled(name: string): Promise<boolean>;
+  detectorSession(name: string): Promise<TensorModel>;
+}
+
+export interface ChosenLines {
+  /** Structural lines for the layout. */
+  layout: LineSource;
+  /** Extra lines for the vanishing points only. */
+  vanishingPoints?: LineSource;
+  /** What a report calls the choice, e.g. `mlsd-512-large+lsd`. */
+  name: string;
+  /** Whether M-LSD is in it (it is not installed otherwise). */
+  mlsd: boolean;
+}
+
+/**
+ * M-LSD for the layout when installed, with LSD's many precise edges for the vanishing points (they sharpen the
+ * focal length where M-LSD's structural lines are few) unless `lsdForVanishingPoints` is false; LSD alone otherwise.
+ */
+export async function chooseLineSources(models: LineModels, lsdForVanishingPoints = true): Promise<ChosenLines> {
+  if (!(await models.isInstalled(MLSD_MODEL))) return { layout: lsdLineSource(), name: 'lsd', mlsd: false };
+  const layout = mlsdLineSource(await models.detectorSession(MLSD_MODEL), { inputSize: MLSD_INPUT_SIZE });
+  if (!lsdForVanishingPoints) return { layout, name: MLSD_MODEL, mlsd: true };
+  return { layout, vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd`, mlsd: true };
+}
