@@ -1,7 +1,7 @@
 import { boxMean } from '../sky/box-filter.js';
 import { floodFill } from '../sky/mask-morphology.js';
 import { squaredDistanceToMask } from './mask-shapes.js';
-import { median } from './robust-statistics.js';
+import { median } from '../robust-statistics.js';
 
 export interface ContactShadowOptions {
   /** How far the shadow may reach from the object, as a fraction of the object's longer side. Default 0.3. */

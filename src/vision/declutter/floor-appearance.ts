@@ -1,7 +1,7 @@
 import { LINEAR_OF_BYTE } from '../enhance/colour.js';
 import { boxMean } from '../sky/box-filter.js';
 import type { ColourPlanes } from '../sky/colour-planes.js';
-import { median } from './robust-statistics.js';
+import { median } from '../robust-statistics.js';
 
 /**
  * Per-cell appearance features of a floor, chosen so that light falling differently changes only one of them:

@@ -1,42 +1,20 @@
 import { connectedComponents } from '../privacy/connected-components.js';
+import { floodFill } from '../sky/mask-morphology.js';
 
 /** Binary-mask operations of the object masks: hole filling, component selection, round dilation. */
 
 /** The mask with every region of 0s that does not reach the grid's border set to 1. */
 export function fillHoles(mask: Uint8Array, width: number, height: number): Uint8Array {
-  const filled = new Uint8Array(mask.length).fill(1);
-  const seeds: number[] = [];
-  for (let x = 0; x < width; x++) seeds.push(x, (height - 1) * width + x);
-  for (let y = 0; y < height; y++) seeds.push(y * width, y * width + width - 1);
-  // Clear everything reachable from the border through 0s (4-connected).
-  const stack = new Int32Array(mask.length + seeds.length);
-  let top = 0;
-  for (const seed of seeds) {
-    if (mask[seed] || !filled[seed]) continue;
-    filled[seed] = 0;
-    stack[top++] = seed;
-  }
-  while (top > 0) {
-    const i = stack[--top]!;
-    const x = i % width;
-    if (x > 0 && !mask[i - 1] && filled[i - 1]) {
-      filled[i - 1] = 0;
-      stack[top++] = i - 1;
-    }
-    if (x < width - 1 && !mask[i + 1] && filled[i + 1]) {
-      filled[i + 1] = 0;
-      stack[top++] = i + 1;
-    }
-    if (i >= width && !mask[i - width] && filled[i - width]) {
-      filled[i - width] = 0;
-      stack[top++] = i - width;
-    }
-    if (i < (height - 1) * width && !mask[i + width] && filled[i + width]) {
-      filled[i + width] = 0;
-      stack[top++] = i + width;
-    }
-  }
-  return filled;
+  const background = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) background[i] = mask[i] ? 0 : 1;
+  const border: number[] = [];
+  for (let x = 0; x < width; x++) border.push(x, (height - 1) * width + x);
+  for (let y = 0; y < height; y++) border.push(y * width, y * width + width - 1);
+  // Everything reachable from the border through 0s is outside; the rest, holes included, is the filled mask.
+  const outside = new Uint8Array(mask.length);
+  floodFill(background, outside, border.filter((i) => background[i] === 1), width, height);
+  for (let i = 0; i < outside.length; i++) outside[i] = outside[i] ? 0 : 1;
+  return outside;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CHANNELS, type Level } from './level.js';
 import { scaledSurface, type Surface } from './surfaces.js';
+import { quantile } from '../robust-statistics.js';
 
 /**
  * The nearest-neighbour field of one pyramid level: for every pixel whose patch overlaps the hole (a target), an
@@ -170,7 +171,8 @@ export class PatchMatchLevel {
     const r = this.options.patchRadius;
     const sums = new Float32Array(width * height * CHANNELS);
     const weights = new Float32Array(width * height);
-    const variance = Math.max(1, percentile(meanCosts(field), 0.75));
+    // No finite cost yet gives NaN, and so the floor of 1.
+    const variance = Math.max(1, quantile(meanCosts(field), 0.75) || 0);
     const jacobian = new Float64Array(4);
     for (let t = 0; t < field.targets.length; t++) {
       if (!(field.cost[t]! < Infinity)) continue;
@@ -480,8 +482,3 @@ function meanCosts(field: NearestNeighbourField): Float32Array {
   return Float32Array.from(out);
 }
 
-function percentile(values: Float32Array, q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = values.slice().sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
