@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { machineLine, writeSection } from './report.js';
+import { ROOT } from './shared-photos.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION_SECONDS = 10;
 const CONNECTIONS = 20;
 const PORT = 18_000 + Math.floor(Math.random() * 1000);

@@ -8,45 +8,18 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { decodeImage } from '../src/repositories/image-codec.js';
 import { enhancePhoto, type EnhanceReport } from '../src/vision/enhance/enhance.js';
 import { comparePhotos, type PhotoMetrics } from '../src/vision/enhance/photo-metrics.js';
+import { judge } from './enhance-judge.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
-import { PHOTOS } from './shared-photos.js';
+import { PHOTOS, ROOT, readManifest } from './shared-photos.js';
 
-const CONTACT_SHEET = path.resolve(import.meta.dirname, '../docs/images/enhance-contact-sheet.jpg');
+const CONTACT_SHEET = path.join(ROOT, 'docs/images/enhance-contact-sheet.jpg');
 const LARGE_PHOTO = 'furnished_living_cluttered_01.jpg';
 const LARGE_RUNS = 3;
 const THUMB_WIDTH = 400;
 const THUMB_HEIGHT = 300;
 const LABEL_HEIGHT = 22;
 const PAIRS_PER_ROW = 2;
-
-/**
- * How much worse a metric may get before an image fails, and why:
- * - mean L* may fall by at most 1 unless it started above 75 (overexposed: darker is the fix), and may not end above 75
- *   having risen by more than 1 (a grey-white wash is as bad as a dark room);
- * - clipped highlights and crushed shadows may grow by at most 0.1 % of the pixels or 10 % of what there was,
- *   whichever is more: a few specular points reaching white are harmless, a window blowing out is not;
- * - the colour cast may grow by at most 1 C*ab (below a just-noticeable difference, about 2.3);
- * - colourfulness, relative to mean L*, may change by at most −15 % (washed out) or +20 % (oversaturated). Hasler and
- *   Süsstrunk's M is measured on code values, so it grows with brightness alone: a photo brightened from L* 30 to 45
- *   has half as much M again with every chroma unchanged, which is not saturation. A drop that comes with a smaller
- *   cast is the cast leaving (M counts an overall tint as colour), not a washed-out photo.
- */
-const TOLERANCE = {
-  lightnessDrop: 1,
-  overexposedAbove: 75,
-  fractionAbsolute: 0.001,
-  fractionRelative: 0.1,
-  cast: 1,
-  colourfulnessDrop: 0.15,
-  colourfulnessRise: 0.2,
-};
-
-/**
- * Images that must improve: dark ones (mean L* below 45) must gain at least 3 L*; ones with a visible cast (above
- * 4 C*ab, nearly twice the just-noticeable difference) must lose at least 10 % of it.
- */
-const IMPROVEMENT = { darkBelow: 45, lightnessGain: 3, castAbove: 4, castDrop: 0.1 };
 
 interface Row {
   file: string;
@@ -101,37 +74,6 @@ async function main(): Promise<void> {
     console.error(`\n${failures.length} image(s) worse beyond tolerance`);
     process.exitCode = 1;
   }
-}
-
-function readManifest(): string[] {
-  const lines = fs.readFileSync(path.join(PHOTOS, 'MANIFEST.csv'), 'utf8').trim().split('\n');
-  return lines.slice(1).map((line) => line.slice(0, line.indexOf(',')));
-}
-
-/** The metrics that got worse beyond tolerance, and the improvements that did not happen. */
-function judge(before: PhotoMetrics, after: PhotoMetrics): string[] {
-  const problems: string[] = [];
-  const grewTooMuch = (from: number, to: number) =>
-    to - from > Math.max(TOLERANCE.fractionAbsolute, TOLERANCE.fractionRelative * from);
-  const lightnessChange = after.meanLightness - before.meanLightness;
-  if (lightnessChange < -TOLERANCE.lightnessDrop && before.meanLightness <= TOLERANCE.overexposedAbove) problems.push('darker');
-  if (lightnessChange > TOLERANCE.lightnessDrop && after.meanLightness > TOLERANCE.overexposedAbove) problems.push('washed out');
-  if (grewTooMuch(before.clippedHighlights, after.clippedHighlights)) problems.push('more clipped highlights');
-  if (grewTooMuch(before.crushedShadows, after.crushedShadows)) problems.push('more crushed shadows');
-  if (after.colourCast > before.colourCast + TOLERANCE.cast) problems.push('stronger cast');
-  if (before.colourfulness > 0) {
-    const change = after.colourfulness / after.meanLightness / (before.colourfulness / before.meanLightness) - 1;
-    const castLeft = after.colourCast < before.colourCast - TOLERANCE.cast;
-    if (change < -TOLERANCE.colourfulnessDrop && !castLeft) problems.push('less colourful');
-    if (change > TOLERANCE.colourfulnessRise) problems.push('oversaturated');
-  }
-  if (before.meanLightness < IMPROVEMENT.darkBelow && after.meanLightness < before.meanLightness + IMPROVEMENT.lightnessGain) {
-    problems.push('dark image not brightened');
-  }
-  if (before.colourCast > IMPROVEMENT.castAbove && after.colourCast > before.colourCast * (1 - IMPROVEMENT.castDrop)) {
-    problems.push('cast not reduced');
-  }
-  return problems;
 }
 
 /** One line of what the enhancement estimated, to read next to the check. */

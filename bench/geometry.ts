@@ -63,6 +63,7 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { fillPolygon } from '../src/vision/polygon-mask.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
+import { mean, median } from './statistics.js';
 
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/geometry-contact-sheet.jpg');
@@ -245,17 +246,6 @@ function predictedClasses(analysis: RoomAnalysis, w: number, h: number): Uint8Ar
   const out = new Uint8Array(faces.length);
   for (let i = 0; i < faces.length; i++) out[i] = faces[i]! + 1;
   return out;
-}
-
-function median(values: number[]): number {
-  if (!values.length) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-function mean(values: number[]): number {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
 }
 
 function quantile(values: number[], q: number): number {

@@ -101,13 +101,3 @@ function gaussianBlur(plane: Plane): Plane {
   }
   return { data: out, width, height };
 }
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-export function mean(values: number[]): number {
-  return values.reduce((s, v) => s + v, 0) / values.length;
-}

@@ -19,7 +19,8 @@ import { coverage, intersectionOverUnion, type Box } from '../src/vision/privacy
 import type { RawImage } from '../src/vision/raw-image.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { machineLine, writeSection } from './report.js';
-import { ROOT, PHOTOS, PHOTO_LIMITS, TWELVE_MEGAPIXELS } from './shared-photos.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
+import { enlargeToTwelveMegapixels } from './twelve-megapixels.js';
 
 const BOXES = path.join(ROOT, 'bench/data/privacy-boxes.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/privacy-contact-sheet.jpg');
@@ -87,7 +88,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const large = await twelveMegapixels((await load('exterior_blue_sky_street_07.jpg')).image);
+  // The street photo enlarged to about 12 MP: the set's busiest for both detectors.
+  const large = await enlargeToTwelveMegapixels((await load('exterior_blue_sky_street_07.jpg')).image);
   const privacyStart = performance.now();
   const largeResult = await applyPrivacy(large, models);
   const privacy12 = (performance.now() - privacyStart) / 1000;
@@ -129,16 +131,6 @@ function score(detections: readonly Box[], truths: readonly Box[], scored: (box:
     (detection) => !truths.some((truth) => matches(detection, truth)) && !ignore.some((region) => coverage(detection, region) >= 0.5),
   );
   return { scored: counted.length, found: counted.length - missed.length, falsePositives: wrong.length, missed, wrong };
-}
-
-/** The photo enlarged with Lanczos to about 12 megapixels: the street photo, the set's busiest for both detectors. */
-async function twelveMegapixels(image: RawImage): Promise<RawImage> {
-  const scale = Math.sqrt(TWELVE_MEGAPIXELS / (image.width * image.height));
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: image.channels };
 }
 
 /**

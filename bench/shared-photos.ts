@@ -1,9 +1,18 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** The repository root, and the shared listing photos the benchmarks (never the tests) read. */
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const PHOTOS = path.resolve(ROOT, '../shared/testdata/rooms');
+/** The listing of the shared photos: a CSV whose first column is the file name. */
+export const MANIFEST = path.join(PHOTOS, 'MANIFEST.csv');
 /** Decode limit for the shared photos: the largest is 19.8 MP, well above the service's default. */
 export const PHOTO_LIMITS = { maxInputPixels: 100_000_000 };
 /** Size of the "12 MP photo" every time budget is stated for. */
 export const TWELVE_MEGAPIXELS = 12_000_000;
+
+/** The file names listed in MANIFEST.csv, in its order (header skipped). */
+export function readManifest(): string[] {
+  const lines = fs.readFileSync(MANIFEST, 'utf8').trim().split('\n');
+  return lines.slice(1).map((line) => line.slice(0, line.indexOf(',')));
+}

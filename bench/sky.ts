@@ -13,7 +13,8 @@ import { detectSky } from '../src/vision/sky/detect-sky.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { computeSkyMatte } from '../src/vision/sky/sky-matte.js';
 import { machineLine, writeSection } from './report.js';
-import { ROOT, PHOTOS, PHOTO_LIMITS, TWELVE_MEGAPIXELS } from './shared-photos.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
+import { enlargeToTwelveMegapixels } from './twelve-megapixels.js';
 
 const MASKS = path.join(ROOT, 'bench/data/sky-masks.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/sky-contact-sheet.jpg');
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
     const replaced = replaceSky(image, sky, force);
     const replaceMs = performance.now() - replaceStart;
 
-    const large = await upscaleTo12Megapixels(image);
+    const large = await enlargeToTwelveMegapixels(image);
     const largeStart = performance.now();
     replaceSky(large, sky, force);
     const replace12Ms = performance.now() - largeStart;
@@ -153,18 +154,6 @@ function scoreMatte(matte: Float32Array, truth: Uint8Array): { iou: number; igno
     if (predicted || actual) union++;
   }
   return { iou: union > 0 ? intersection / union : 1, ignoredShare: ignored / truth.length };
-}
-
-async function upscaleTo12Megapixels(image: RawImage): Promise<RawImage> {
-  const scale = Math.sqrt(TWELVE_MEGAPIXELS / (image.width * image.height));
-  const width = Math.round(image.width * scale);
-  const height = Math.round(image.height * scale);
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(width, height, { kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
-  return { data: pixels, width: info.width, height: info.height, channels: image.channels };
 }
 
 async function verdictsOnSharedSet(): Promise<string[]> {

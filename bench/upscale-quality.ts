@@ -15,10 +15,11 @@ import { upscaleWithModels, type UpscalePlan } from '../src/services/upscaling/u
 import { resizeLanczos3 } from '../src/vision/lanczos.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { splitAlpha, greyToRgb } from '../src/vision/channels.js';
-import { crop, luma, mean, meanGradient, median, psnr, ssim } from './image-quality.js';
+import { crop, luma, meanGradient, psnr, ssim } from './image-quality.js';
+import { mean, median } from './statistics.js';
 import { selfEnsemble } from './upscale-refinements.js';
 import { machineLine, writeSection } from './report.js';
-import { ROOT, PHOTOS } from './shared-photos.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS, readManifest } from './shared-photos.js';
 
 const CROP = 240; // divisible by 2, 3, 4 and 6
 const only = process.argv.slice(2);
@@ -120,11 +121,9 @@ interface Score {
 }
 
 async function loadCrops(): Promise<{ file: string; hr: RawImage }[]> {
-  const manifest = fs.readFileSync(path.join(PHOTOS, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1);
   const crops = [];
-  for (const line of manifest) {
-    const file = line.split(',')[0]!;
-    const decoded = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), { maxInputPixels: 100_000_000 });
+  for (const file of readManifest()) {
+    const decoded = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), PHOTO_LIMITS);
     const { colour } = splitAlpha(decoded.image);
     const rgb = colour.channels === 1 ? greyToRgb(colour) : colour;
     const size = Math.floor(Math.min(CROP, rgb.width, rgb.height) / 12) * 12;

@@ -10,10 +10,10 @@ import { decodeImage } from '../src/repositories/image-codec.js';
 import type { TfjsLayersGraph } from '../src/repositories/models/tfjs-layers.js';
 import { greyToRgb, splitAlpha } from '../src/vision/channels.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { PHOTOS, PHOTO_LIMITS, ROOT } from './shared-photos.js';
 
-export const ROOT = path.resolve(import.meta.dirname, '..');
 export const MODELS_DIR = path.join(ROOT, 'data/models');
-export const PHOTO = path.resolve(ROOT, '../shared/testdata/rooms/furnished_dining_modern_05.jpg');
+export const PHOTO = path.join(PHOTOS, 'furnished_dining_modern_05.jpg');
 /** The benchmark input is this many pixels square: 1 MP. */
 export const SIDE = 1000;
 /** Side of the small crop both runtimes upscale first, as a warm-up and to check they compute the same thing. */
@@ -21,7 +21,7 @@ export const PROBE_SIDE = 64;
 
 /** The centre 1000×1000 of a 2048×1332 listing photo, decoded as the service decodes uploads. */
 export async function benchImage(side = SIDE): Promise<RawImage> {
-  const decoded = await decodeImage(fs.readFileSync(PHOTO), { maxInputPixels: 100_000_000 });
+  const decoded = await decodeImage(fs.readFileSync(PHOTO), PHOTO_LIMITS);
   const { colour } = splitAlpha(decoded.image);
   const rgb = colour.channels === 1 ? greyToRgb(colour) : colour;
   if (rgb.width < side || rgb.height < side) throw new Error(`${PHOTO} is smaller than ${side}×${side}`);

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Tf from '@tensorflow/tfjs';
-import { ROOT } from './upscale-speed-common.js';
+import { ROOT } from './shared-photos.js';
 
 type TfModule = typeof Tf;
 const require = createRequire(import.meta.url);

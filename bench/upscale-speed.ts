@@ -38,12 +38,12 @@ import {
   PHOTO,
   PROBE_SIDE,
   probePath,
-  ROOT,
   SIDE,
   summarize,
   type RunResult,
   type TileDone,
 } from './upscale-speed-common.js';
+import { ROOT } from './shared-photos.js';
 import type { JobStart } from './upscale-speed-job.js';
 import { measureMatmul, MATMUL_N, type MatmulRate } from './upscale-speed-matmul.js';
 import { epochMs, openSession, tileCount, timedTiledUpscale } from './upscale-speed-ours.js';

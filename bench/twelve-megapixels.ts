@@ -1,0 +1,13 @@
+import sharp from 'sharp';
+import type { RawImage } from '../src/vision/raw-image.js';
+import { TWELVE_MEGAPIXELS } from './shared-photos.js';
+
+/** The photo enlarged with Lanczos (sharp's lanczos3) to about 12 megapixels, keeping its aspect ratio and channels. */
+export async function enlargeToTwelveMegapixels(image: RawImage): Promise<RawImage> {
+  const scale = Math.sqrt(TWELVE_MEGAPIXELS / (image.width * image.height));
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+    .resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: image.channels };
+}
