@@ -39,7 +39,8 @@ export function judge(before: PhotoMetrics, after: PhotoMetrics): string[] {
   if (grewTooMuch(before.clippedHighlights, after.clippedHighlights)) problems.push('more clipped highlights');
   if (grewTooMuch(before.crushedShadows, after.crushedShadows)) problems.push('more crushed shadows');
   if (after.colourCast > before.colourCast + TOLERANCE.cast) problems.push('stronger cast');
-  if (before.colourfulness > 0) {
+  // An all-black result (mean L* 0) has no colourfulness per lightness to compare.
+  if (before.colourfulness > 0 && after.meanLightness > 0) {
     const change = after.colourfulness / after.meanLightness / (before.colourfulness / before.meanLightness) - 1;
     const castLeft = after.colourCast < before.colourCast - TOLERANCE.cast;
     if (change < -TOLERANCE.colourfulnessDrop && !castLeft) problems.push('less colourful');

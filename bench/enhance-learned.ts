@@ -22,38 +22,10 @@ import { enhancePhoto } from '../src/vision/enhance/enhance.js';
 import { measurePhoto, nearNeutralPixels, type PhotoMetrics } from '../src/vision/enhance/photo-metrics.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
-import { IMPROVEMENT, TOLERANCE } from './enhance-judge.js';
+import { judge } from './enhance-judge.js';
 import { MANIFEST, PHOTOS, ROOT, readManifest } from './shared-photos.js';
 
 const MODEL_DIR = path.join(ROOT, 'data/models/@upscalerjs/maxim-retouching@0.1.0/package/models');
-
-/**
- * The pass/fail rules of bench/enhance-tone.ts (TOLERANCE and IMPROVEMENT in bench/enhance-judge.ts), applied to every
- * variant alike. Not the shared judge(): this one skips the colourfulness check when the result's mean L* is 0 (an
- * all-black variant), where judge() divides by it.
- */
-function judgeVariant(before: PhotoMetrics, after: PhotoMetrics): string[] {
-  const problems: string[] = [];
-  const grew = (from: number, to: number) => to - from > Math.max(TOLERANCE.fractionAbsolute, TOLERANCE.fractionRelative * from);
-  const change = after.meanLightness - before.meanLightness;
-  if (change < -TOLERANCE.lightnessDrop && before.meanLightness <= TOLERANCE.overexposedAbove) problems.push('darker');
-  if (change > TOLERANCE.lightnessDrop && after.meanLightness > TOLERANCE.overexposedAbove) problems.push('washed out');
-  if (grew(before.clippedHighlights, after.clippedHighlights)) problems.push('more clipped highlights');
-  if (grew(before.crushedShadows, after.crushedShadows)) problems.push('more crushed shadows');
-  if (after.colourCast > before.colourCast + TOLERANCE.cast) problems.push('stronger cast');
-  if (before.colourfulness > 0 && after.meanLightness > 0) {
-    const c = after.colourfulness / after.meanLightness / (before.colourfulness / before.meanLightness) - 1;
-    if (c < -TOLERANCE.colourfulnessDrop && !(after.colourCast < before.colourCast - TOLERANCE.cast)) problems.push('less colourful');
-    if (c > TOLERANCE.colourfulnessRise) problems.push('oversaturated');
-  }
-  if (before.meanLightness < IMPROVEMENT.darkBelow && after.meanLightness < before.meanLightness + IMPROVEMENT.lightnessGain) {
-    problems.push('dark image not brightened');
-  }
-  if (before.colourCast > IMPROVEMENT.castAbove && after.colourCast > before.colourCast * (1 - IMPROVEMENT.castDrop)) {
-    problems.push('cast not reduced');
-  }
-  return problems;
-}
 
 interface Variant {
   metrics: PhotoMetrics;
@@ -108,7 +80,7 @@ async function main(): Promise<void> {
     const both = timed(() => enhancePhoto(learned.image).image);
     const variant = (out: RawImage, milliseconds: number): Variant => {
       const metrics = measurePhoto(out, neutral);
-      return { metrics, milliseconds, problems: judgeVariant(before, metrics) };
+      return { metrics, milliseconds, problems: judge(before, metrics) };
     };
     const row = {
       file,
