@@ -1,6 +1,7 @@
 import { CONVERTED_INPUT_NAME, ONNX_IR_VERSION, ONNX_OPSET_VERSION } from './onnx-conventions.js';
 import { OnnxGraphBuilder } from './onnx-graph-builder.js';
 import { encodeOnnxModel, type OnnxAttribute } from './onnx-proto.js';
+import { hwioToOihw } from './kernel-layout.js';
 import { samePadding } from './same-padding.js';
 import type { Activation, TfjsLayer, TfjsLayersGraph, WeightTensor } from './tfjs-layers.js';
 
@@ -119,21 +120,6 @@ function convAttributes(layer: TfjsLayer & { kind: 'conv2d' }): Record<string, O
     attributes.auto_pad = { type: 'string', value: 'SAME_UPPER' };
   }
   return attributes;
-}
-
-function hwioToOihw(kernel: WeightTensor): WeightTensor {
-  const [kh, kw, cin, cout] = kernel.shape as [number, number, number, number];
-  const source = kernel.values;
-  const values = new Float32Array(source.length);
-  let from = 0;
-  for (let y = 0; y < kh; y++) {
-    for (let x = 0; x < kw; x++) {
-      for (let i = 0; i < cin; i++) {
-        for (let o = 0; o < cout; o++) values[((o * cin + i) * kh + y) * kw + x] = source[from++]!;
-      }
-    }
-  }
-  return { shape: [cout, cin, kh, kw], values };
 }
 
 /** The shared builder, plus the ONNX tensor holding each tfjs layer's output. */

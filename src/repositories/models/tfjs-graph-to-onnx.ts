@@ -1,6 +1,7 @@
 import { CONVERTED_INPUT_NAME, ONNX_IR_VERSION, ONNX_OPSET_VERSION } from './onnx-conventions.js';
 import { OnnxGraphBuilder } from './onnx-graph-builder.js';
 import { encodeOnnxModel, type OnnxValueInfo } from './onnx-proto.js';
+import { depthwiseToOihw, hwioToOihw } from './kernel-layout.js';
 import { samePadding } from './same-padding.js';
 import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
 
@@ -342,36 +343,6 @@ function stridedSlice(node: TfjsGraphNode, input: ConstantTensor, begin?: Consta
 
 function toNchw(shape: readonly number[]): number[] {
   return [shape[0]!, shape[3]!, shape[1]!, shape[2]!];
-}
-
-/** [kh, kw, in, out] → [out, in, kh, kw]. */
-function hwioToOihw(filter: ConstantTensor): { shape: number[]; values: Float32Array } {
-  const [kh, kw, cin, cout] = filter.shape as [number, number, number, number];
-  const values = new Float32Array(filter.values.length);
-  let from = 0;
-  for (let y = 0; y < kh; y++) {
-    for (let x = 0; x < kw; x++) {
-      for (let i = 0; i < cin; i++) {
-        for (let o = 0; o < cout; o++) values[((o * cin + i) * kh + y) * kw + x] = filter.values[from++]!;
-      }
-    }
-  }
-  return { shape: [cout, cin, kh, kw], values };
-}
-
-/** [kh, kw, in, multiplier] → [in × multiplier, 1, kh, kw]: TensorFlow's output channel i × multiplier + m is ONNX group i's m-th. */
-function depthwiseToOihw(filter: ConstantTensor): { shape: number[]; values: Float32Array } {
-  const [kh, kw, cin, multiplier] = filter.shape as [number, number, number, number];
-  const values = new Float32Array(filter.values.length);
-  let from = 0;
-  for (let y = 0; y < kh; y++) {
-    for (let x = 0; x < kw; x++) {
-      for (let i = 0; i < cin; i++) {
-        for (let m = 0; m < multiplier; m++) values[((i * multiplier + m) * kh + y) * kw + x] = filter.values[from++]!;
-      }
-    }
-  }
-  return { shape: [cin * multiplier, 1, kh, kw], values };
 }
 
 /** The shared builder, plus what the outputs and the shape operands need. */
