@@ -23,7 +23,7 @@ import { measurePhoto, nearNeutralPixels, type PhotoMetrics } from '../src/visio
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
 import { judge } from './enhance-judge.js';
-import { MANIFEST, PHOTOS, ROOT, readManifest } from './shared-photos.js';
+import { MANIFEST, PHOTO_LIMITS, PHOTOS, ROOT, readManifest } from './shared-photos.js';
 
 const MODEL_DIR = path.join(ROOT, 'data/models/@upscalerjs/maxim-retouching@0.1.0/package/models');
 
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
   const rows: { file: string; megapixels: number; before: PhotoMetrics; network: string; variants: Record<string, Variant> }[] = [];
   for (const file of photos) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), { maxInputPixels: 60e6 });
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), PHOTO_LIMITS);
     if (image.channels < 3) {
       console.log(`${file}: greyscale, skipped`);
       continue;

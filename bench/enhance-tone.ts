@@ -11,7 +11,7 @@ import { comparePhotos, type PhotoMetrics } from '../src/vision/enhance/photo-me
 import { judge } from './enhance-judge.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
-import { PHOTOS, ROOT, readManifest } from './shared-photos.js';
+import { PHOTO_LIMITS, PHOTOS, ROOT, readManifest } from './shared-photos.js';
 
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/enhance-contact-sheet.jpg');
 const LARGE_PHOTO = 'furnished_living_cluttered_01.jpg';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const thumbs: { label: string; before: Buffer; after: Buffer }[] = [];
   for (const file of files) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), { maxInputPixels: 60e6 });
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, file)), PHOTO_LIMITS);
     const runs: { milliseconds: number; cpuMilliseconds: number }[] = [];
     let result: ReturnType<typeof enhancePhoto> | undefined;
     for (let run = 0; run < (file === LARGE_PHOTO ? LARGE_RUNS : 1); run++) {
