@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inpaint, type SurfaceMap } from '../src/vision/inpaint/inpaint.js';
 import { roomSurfaces } from '../src/vision/inpaint/surfaces.js';
-import { dilate } from '../src/vision/inpaint/patch-match.js';
+import { dilateSquare } from '../src/vision/sky/mask-morphology.js';
 import { layoutLabelMap, type RoomBox } from '../src/vision/geometry/room-box.js';
 import { cameraToWorld, type PinholeCamera } from '../src/vision/geometry/camera.js';
 import type { RawImage } from '../src/vision/raw-image.js';
@@ -68,7 +68,7 @@ describe('inpainting', () => {
   it('leaves every pixel outside the hole and its seam bit-identical', () => {
     const seam = 2;
     const { image } = inpaint({ image: boards, hole }, { seam });
-    const near = dilate(hole, width, height, seam);
+    const near = dilateSquare(hole, width, height, seam);
     let changedOutside = 0;
     for (let i = 0; i < hole.length; i++) {
       const same = [0, 1, 2].every((c) => image.data[3 * i + c] === boards.data[3 * i + c]);

@@ -2,8 +2,9 @@ import { resizeToLongSide } from '../geometry/resample.js';
 import type { RawImage } from '../raw-image.js';
 import { CHANNELS, downsampleLevel, fillFromRim, type Level } from './level.js';
 import { textureFeatures } from './texture-features.js';
-import { addBilinear, dilate, holeDepth, PatchMatchLevel, type PatchMatchOptions } from './patch-match.js';
+import { addBilinear, holeDepth, PatchMatchLevel, type PatchMatchOptions } from './patch-match.js';
 import { dominantOffsets } from './dominant-offsets.js';
+import { dilateSquare } from '../sky/mask-morphology.js';
 import { IMAGE_PLANE, type Surface } from './surfaces.js';
 
 /** Which plane each pixel lies on, at any resolution (it is sampled nearest-neighbour). */
@@ -181,9 +182,9 @@ function finestLevel(input: InpaintInput, workingSize: number, textureWeight: nu
   // The reduction's filter reaches one working pixel past the pixels it pools: grown by one, the hole (and what is
   // excluded) takes in every working pixel that a removed object's colours bled into.
   const reach = scale > 1 ? 1 : 0;
-  const hole = dilate(poolMax(input.hole, image.width, image.height, width, height), width, height, reach);
+  const hole = dilateSquare(poolMax(input.hole, image.width, image.height, width, height), width, height, reach);
   const excluded = input.excluded
-    ? dilate(poolMax(input.excluded, image.width, image.height, width, height), width, height, reach)
+    ? dilateSquare(poolMax(input.excluded, image.width, image.height, width, height), width, height, reach)
     : new Uint8Array(width * height);
   const features = textureFeatures(small, hole, textureWeight);
   const colour = new Float32Array(width * height * CHANNELS);
@@ -344,7 +345,7 @@ function seamAlpha(hole: Uint8Array, width: number, height: number, seam: number
   let ring = hole;
   for (let i = 0; i < hole.length; i++) if (hole[i]) alpha[i] = 1;
   for (let step = 1; step <= seam; step++) {
-    const grown = dilate(ring, width, height, 1);
+    const grown = dilateSquare(ring, width, height, 1);
     const value = 1 - step / (seam + 1);
     for (let i = 0; i < grown.length; i++) if (grown[i] && !ring[i]) alpha[i] = value;
     ring = grown;

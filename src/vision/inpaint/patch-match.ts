@@ -1,6 +1,7 @@
 import { CHANNELS, type Level } from './level.js';
 import { scaledSurface, type Surface } from './surfaces.js';
 import { quantile } from '../robust-statistics.js';
+import { dilateSquare } from '../sky/mask-morphology.js';
 
 /**
  * The nearest-neighbour field of one pyramid level: for every pixel whose patch overlaps the hole (a target), an
@@ -336,7 +337,7 @@ export function sourceMask(level: Level, r: number): Uint8Array {
   const { width, height, hole, excluded } = level;
   const blocked = new Uint8Array(width * height);
   for (let i = 0; i < blocked.length; i++) blocked[i] = hole[i] || excluded[i] ? 1 : 0;
-  const near = dilate(blocked, width, height, r);
+  const near = dilateSquare(blocked, width, height, r);
   const ok = new Uint8Array(width * height);
   for (let y = r; y < height - r; y++) {
     for (let x = r; x < width - r; x++) ok[y * width + x] = near[y * width + x] ? 0 : 1;
@@ -392,7 +393,7 @@ export function holeDepth(hole: Uint8Array, width: number, height: number): Uint
 
 /** Pixels whose patch overlaps the hole, in raster order. */
 function targetPixels(level: Level, r: number): Int32Array {
-  const near = dilate(level.hole, level.width, level.height, r);
+  const near = dilateSquare(level.hole, level.width, level.height, r);
   const out: number[] = [];
   for (let i = 0; i < near.length; i++) if (near[i]) out.push(i);
   return Int32Array.from(out);
@@ -406,39 +407,6 @@ function patchSupport(p: number, confidence: Float32Array, width: number, height
     for (let qx = Math.max(0, x - r); qx <= Math.min(width - 1, x + r); qx++) sum += confidence[qy * width + qx]!;
   }
   return sum;
-}
-
-/** Square (Chebyshev) dilation, separable. */
-export function dilate(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
-  if (r <= 0) return mask.slice();
-  const rows = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    let last = -Infinity;
-    // Left to right then right to left: distance to the nearest set pixel on the row.
-    for (let x = 0; x < width; x++) {
-      if (mask[y * width + x]) last = x;
-      if (x - last <= r) rows[y * width + x] = 1;
-    }
-    last = Infinity;
-    for (let x = width - 1; x >= 0; x--) {
-      if (mask[y * width + x]) last = x;
-      if (last - x <= r) rows[y * width + x] = 1;
-    }
-  }
-  const out = new Uint8Array(mask.length);
-  for (let x = 0; x < width; x++) {
-    let last = -Infinity;
-    for (let y = 0; y < height; y++) {
-      if (rows[y * width + x]) last = y;
-      if (y - last <= r) out[y * width + x] = 1;
-    }
-    last = Infinity;
-    for (let y = height - 1; y >= 0; y--) {
-      if (rows[y * width + x]) last = y;
-      if (last - y <= r) out[y * width + x] = 1;
-    }
-  }
-  return out;
 }
 
 /** Adds weight × the bilinear sample at continuous (x, y) of an interleaved image into sums[at…at+channels−1]. */

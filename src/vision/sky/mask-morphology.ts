@@ -28,40 +28,48 @@ export function floodFill(passable: Uint8Array, mask: Uint8Array, seeds: number[
 /** Dilation then erosion with a square window: fills gaps up to 2·radius pixels wide, leaves broad shapes alone. */
 export function closeMask(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   if (radius <= 0) return mask.slice();
-  return squareFilter(squareFilter(mask, width, height, radius, 1), width, height, radius, 0);
+  // Erosion is the dilation of the complement, complemented.
+  const outside = complement(dilateSquare(mask, width, height, radius));
+  return complement(dilateSquare(outside, width, height, radius));
 }
 
-/** Max (`keep` 1) or min (`keep` 0) over a square window, separable. */
-function squareFilter(mask: Uint8Array, width: number, height: number, radius: number, keep: 0 | 1): Uint8Array {
-  const horizontal = new Uint8Array(mask.length);
+/** Square (Chebyshev) dilation by r pixels, separable; pixels beyond the border count as unset. */
+export function dilateSquare(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
+  if (r <= 0) return mask.slice();
+  const rows = new Uint8Array(mask.length);
   for (let y = 0; y < height; y++) {
+    let last = -Infinity;
+    // Left to right then right to left: distance to the nearest set pixel on the row.
     for (let x = 0; x < width; x++) {
-      let value = 1 - keep;
-      for (let dx = -radius; dx <= radius; dx++) {
-        const px = Math.min(width - 1, Math.max(0, x + dx));
-        if (mask[y * width + px] === keep) {
-          value = keep;
-          break;
-        }
-      }
-      horizontal[y * width + x] = value;
+      if (mask[y * width + x]) last = x;
+      if (x - last <= r) rows[y * width + x] = 1;
+    }
+    last = Infinity;
+    for (let x = width - 1; x >= 0; x--) {
+      if (mask[y * width + x]) last = x;
+      if (last - x <= r) rows[y * width + x] = 1;
     }
   }
-  const result = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let value = 1 - keep;
-      for (let dy = -radius; dy <= radius; dy++) {
-        const py = Math.min(height - 1, Math.max(0, y + dy));
-        if (horizontal[py * width + x] === keep) {
-          value = keep;
-          break;
-        }
-      }
-      result[y * width + x] = value;
+  const out = new Uint8Array(mask.length);
+  for (let x = 0; x < width; x++) {
+    let last = -Infinity;
+    for (let y = 0; y < height; y++) {
+      if (rows[y * width + x]) last = y;
+      if (y - last <= r) out[y * width + x] = 1;
+    }
+    last = Infinity;
+    for (let y = height - 1; y >= 0; y--) {
+      if (rows[y * width + x]) last = y;
+      if (last - y <= r) out[y * width + x] = 1;
     }
   }
-  return result;
+  return out;
+}
+
+function complement(mask: Uint8Array): Uint8Array {
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : 1;
+  return out;
 }
 
 /** Maximum over a square window, separable. */
