@@ -19,7 +19,7 @@
  */
 import { detectSegmentsLsd, gaussianBlur } from '../src/vision/geometry/lsd.js';
 import { mergeCollinear, type LineSegment } from '../src/vision/geometry/segments.js';
-import { sampleBilinear } from '../src/vision/sky/colour-planes.js';
+import { sampleBilinear } from '../src/vision/colour-planes.js';
 
 export interface ImageLike {
   data: ArrayLike<number>;

@@ -46,7 +46,7 @@ import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL } from '../s
 import { splitAlpha, greyToRgb } from '../src/vision/channels.js';
 import type { FillSources } from '../src/vision/inpaint/inpaint.js';
 import { polygonMask, type Polygon } from '../src/vision/polygon-mask.js';
-import { pixelBounds, type Box } from '../src/vision/privacy/box.js';
+import { pixelBounds, type Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { edgeContinuity, holeBoundingBox, holePsnr, holeSsim, textureRatio, type BoundingBox } from './declutter-metrics.js';
 import { machineLine, writeSection } from './report.js';

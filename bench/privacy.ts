@@ -15,7 +15,7 @@ import { ModelStore } from '../src/repositories/models/model-store.js';
 import { applyPrivacy } from '../src/services/privacy/apply-privacy.js';
 import { PRIVACY_MODEL_NAMES, type PrivacyModels } from '../src/services/privacy/detect-private-regions.js';
 import { enhancePhoto } from '../src/vision/enhance/enhance.js';
-import { coverage, intersectionOverUnion, type Box } from '../src/vision/privacy/box.js';
+import { coverage, intersectionOverUnion, type Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { machineLine, writeSection } from './report.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findClutter } from '../src/vision/declutter/clutter.js';
-import { intersectionOverUnion, type Box } from '../src/vision/privacy/box.js';
+import { intersectionOverUnion, type Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { seededRandom } from './helpers/seeded-random.js';
 

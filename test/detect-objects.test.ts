@@ -14,7 +14,7 @@ import {
   REMOVABLE_LABELS,
   REMOVABLE_OBJECTRON_CLASSES,
 } from '../src/services/declutter/detect-objects.js';
-import type { Detector } from '../src/services/privacy/detector.js';
+import type { Detector } from '../src/services/image-models.js';
 import { COCO_CLASSES, cocoClassId, type CocoClass } from '../src/vision/declutter/coco-classes.js';
 import { decodeNanoDet, toNanoDetInput } from '../src/vision/declutter/nanodet-decoder.js';
 import {
@@ -26,7 +26,7 @@ import {
   ssdAnchors,
   type ObjectronLabel,
 } from '../src/vision/declutter/ssd-decoder.js';
-import { intersectionOverUnion, type Box } from '../src/vision/privacy/box.js';
+import { intersectionOverUnion, type Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 
 const grey = (width: number, height: number): RawImage => ({ data: new Uint8Array(width * height * 3).fill(128), width, height, channels: 3 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { labOfLinearRgb, LINEAR_OF_BYTE, linearToSrgb, type Lab } from '../src/vision/enhance/colour.js';
+import { labOfLinearRgb, LINEAR_OF_BYTE, linearToSrgb, type Lab } from '../src/vision/colour.js';
 import { enhancePhoto } from '../src/vision/enhance/enhance.js';
 import { measurePhoto } from '../src/vision/enhance/photo-metrics.js';
 import type { RawImage } from '../src/vision/raw-image.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inpaint, type SurfaceMap } from '../src/vision/inpaint/inpaint.js';
 import { roomSurfaces } from '../src/vision/inpaint/surfaces.js';
-import { dilateSquare } from '../src/vision/sky/mask-morphology.js';
+import { dilateSquare } from '../src/vision/mask-morphology.js';
 import { layoutLabelMap, type RoomBox } from '../src/vision/geometry/room-box.js';
 import { cameraToWorld, type PinholeCamera } from '../src/vision/geometry/camera.js';
 import type { RawImage } from '../src/vision/raw-image.js';

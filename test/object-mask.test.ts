@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { FlowGraph } from '../src/vision/declutter/max-flow.js';
 import { objectMask, objectMasks } from '../src/vision/declutter/object-mask.js';
 import { paintRegionMask } from '../src/vision/declutter/region-mask.js';
-import type { Box } from '../src/vision/privacy/box.js';
+import type { Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { seededRandom } from './helpers/seeded-random.js';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadCatalog, type Sky } from '../src/catalog/catalog.js';
-import { linearToSrgbByte } from '../src/vision/enhance/colour.js';
+import { linearToSrgbByte } from '../src/vision/colour.js';
 import type { RawImage } from '../src/vision/raw-image.js';
-import { downsampleToPlanes } from '../src/vision/sky/colour-planes.js';
+import { downsampleToPlanes } from '../src/vision/colour-planes.js';
 import { detectSky } from '../src/vision/sky/detect-sky.js';
-import { applyModelToImage, fitGuidedFilter } from '../src/vision/sky/guided-filter.js';
+import { applyModelToImage, fitGuidedFilter } from '../src/vision/guided-filter.js';
 import { renderLinearSky, type RenderSkyOptions } from '../src/vision/sky/render-sky.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { computeSkyMatte } from '../src/vision/sky/sky-matte.js';

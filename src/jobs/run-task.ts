@@ -3,7 +3,8 @@ import { AppError } from '../errors.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import { decodeImage, decodeMask, encodeImage } from '../repositories/image-codec.js';
 import { findOperation } from '../services/operations/registry.js';
-import type { ImageModels, Operation } from '../services/operations/operation.js';
+import type { ImageModels } from '../services/image-models.js';
+import type { Operation } from '../services/operations/operation.js';
 import type { Config } from '../config/config.js';
 import type { JobTask, JobTaskResult } from './task.js';
 

@@ -1,7 +1,7 @@
 import { greyToRgb, joinAlpha, rgbToGrey, splitAlpha } from '../../vision/channels.js';
 import { inpaint, type FillSources, type InpaintOptions } from '../../vision/inpaint/inpaint.js';
 import { fillPolygon } from '../../vision/polygon-mask.js';
-import { pixelBounds, type Box } from '../../vision/privacy/box.js';
+import { pixelBounds, type Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
 import type { LineSource } from '../geometry/line-sources.js';

@@ -1,7 +1,7 @@
-import { intersectionOverUnion, type Box } from '../../vision/privacy/box.js';
-import { decodeCenterNet, type ClassedBox } from '../../vision/privacy/centernet-decoder.js';
-import { nonMaxSuppression } from '../../vision/privacy/non-max-suppression.js';
-import { planTiles } from '../../vision/privacy/tiling.js';
+import { intersectionOverUnion, type Box } from '../../vision/box.js';
+import { decodeCenterNet, type ClassedBox } from '../../vision/centernet-decoder.js';
+import { nonMaxSuppression } from '../../vision/non-max-suppression.js';
+import { planTiles } from '../../vision/tiling.js';
 import { COCO_CLASSES, type CocoClass } from '../../vision/declutter/coco-classes.js';
 import { decodeNanoDet, toNanoDetInput } from '../../vision/declutter/nanodet-decoder.js';
 import {
@@ -14,7 +14,7 @@ import {
   type ObjectronLabel,
 } from '../../vision/declutter/ssd-decoder.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { outputOf, type Detector } from '../privacy/detector.js';
+import { outputOf, type Detector } from '../image-models.js';
 import { detectOverTiles } from '../privacy/tiled-detection.js';
 
 export type ObjectSource = 'centernet' | 'nanodet' | 'objectron';

@@ -1,4 +1,4 @@
-import type { Detector } from '../privacy/detector.js';
+import type { Detector } from '../image-models.js';
 import { applyColourGrid, fitColourGrid, type ColourGrid } from '../../vision/enhance/colour-transfer.js';
 import type { RawImage } from '../../vision/raw-image.js';
 

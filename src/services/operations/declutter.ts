@@ -3,10 +3,9 @@ import type { RawImage } from '../../vision/raw-image.js';
 import { removeMasked, reportBox } from '../declutter/declutter-photo.js';
 import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { removeAutomatically } from '../declutter/remove-automatic.js';
-import type { Detector } from '../privacy/detector.js';
 import { defineOperation } from './define.js';
 import { chooseLineSources } from './line-source-choice.js';
-import type { ImageModels } from './operation.js';
+import type { Detector, ImageModels } from '../image-models.js';
 import { requireDetector } from './require-detector.js';
 
 async function objectDetectors(models: ImageModels): Promise<ObjectDetectors> {

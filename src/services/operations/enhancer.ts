@@ -3,7 +3,7 @@ import { loadCatalog } from '../../catalog/catalog.js';
 import { enhancePhoto } from '../../vision/enhance/enhance.js';
 import { replaceSky } from '../../vision/sky/replace-sky.js';
 import { defineOperation } from './define.js';
-import type { ImageModels } from './operation.js';
+import type { ImageModels } from '../image-models.js';
 import { requireDetector } from './require-detector.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { learnedRetouch } from '../enhance/learned-retouch.js';

@@ -4,8 +4,7 @@ import type { Config } from '../../config/config.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { FieldError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import type { ImageModelSession } from '../../repositories/models/onnx-runtime.js';
-import type { Detector } from '../privacy/detector.js';
+import type { ImageModels } from '../image-models.js';
 
 /**
  * One processing operation of the API. The worker, the routes' plumbing and the job store only ever see this
@@ -49,14 +48,6 @@ export interface OperationContext {
   models: ImageModels;
 }
 
-/** What operations see of the model runtime. */
-export interface ImageModels {
-  isInstalled(name: string): Promise<boolean>;
-  /** A one-input, one-output image-to-image network (super-resolution). */
-  imageSession(name: string): Promise<ImageModelSession>;
-  /** A detector with named outputs. */
-  detectorSession(name: string): Promise<Detector>;
-}
 
 export interface OperationOutput {
   image: RawImage;

@@ -1,6 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { Detector } from '../privacy/detector.js';
-import type { ImageModels } from './operation.js';
+import type { Detector, ImageModels } from '../image-models.js';
 
 /**
  * An installed detector, or a 503 that tells the operator what to install (never a silent fallback).

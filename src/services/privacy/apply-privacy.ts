@@ -1,5 +1,5 @@
 import { blurRegions, type BlurOptions } from '../../vision/privacy/blur-regions.js';
-import type { Box } from '../../vision/privacy/box.js';
+import type { Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { detectPrivateRegions, type PrivacyDetectionOptions, type PrivacyModels } from './detect-private-regions.js';
 

@@ -1,10 +1,10 @@
 import { BLAZEFACE_INPUT_SIZE, blazeFaceAnchors, decodeBlazeFace } from '../../vision/privacy/blazeface-decoder.js';
-import type { ScoredBox } from '../../vision/privacy/box.js';
+import type { ScoredBox } from '../../vision/box.js';
 import { agreeWithMirror, mirrorRows } from '../../vision/privacy/mirror-agreement.js';
-import { nonMaxSuppression } from '../../vision/privacy/non-max-suppression.js';
-import { planTiles } from '../../vision/privacy/tiling.js';
+import { nonMaxSuppression } from '../../vision/non-max-suppression.js';
+import { planTiles } from '../../vision/tiling.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { outputOf, type Detector } from './detector.js';
+import { outputOf, type Detector } from '../image-models.js';
 import { detectOverTiles } from './tiled-detection.js';
 
 export interface FaceDetectionOptions {

@@ -1,10 +1,10 @@
-import { expandBox, intersectionArea, pixelBounds, type Box, type ScoredBox } from '../../vision/privacy/box.js';
+import { expandBox, intersectionArea, pixelBounds, type Box, type ScoredBox } from '../../vision/box.js';
 import { brightRectangles, type BrightRectangleOptions } from '../../vision/privacy/bright-rectangles.js';
-import { nonMaxSuppression } from '../../vision/privacy/non-max-suppression.js';
+import { nonMaxSuppression } from '../../vision/non-max-suppression.js';
 import { outlinedRectangles, type OutlinedRectangleOptions } from '../../vision/privacy/outlined-rectangles.js';
 import { platesFromText, type TextPlateOptions } from '../../vision/privacy/plate-candidates.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import type { Detector } from './detector.js';
+import type { Detector } from '../image-models.js';
 import { detectText, type TextDetectionOptions } from './detect-text.js';
 
 export interface PlateDetectionOptions {

@@ -1,6 +1,6 @@
-import type { ScoredBox } from '../../vision/privacy/box.js';
+import type { ScoredBox } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import type { Detector } from './detector.js';
+import type { Detector } from '../image-models.js';
 import { detectFaces, type FaceDetectionOptions } from './detect-faces.js';
 import { detectPlates, type PlateDetectionOptions } from './detect-plates.js';
 import { detectVehicles, type VehicleDetectionOptions } from './detect-vehicles.js';

@@ -1,8 +1,8 @@
-import type { Box, ScoredBox } from '../../vision/privacy/box.js';
+import type { Box, ScoredBox } from '../../vision/box.js';
 import { resizeArea, toPlanar } from '../../vision/privacy/planar-image.js';
 import { textRegions, type TextRegionOptions } from '../../vision/privacy/text-regions.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { outputOf, type Detector } from './detector.js';
+import { outputOf, type Detector } from '../image-models.js';
 
 /** PaddleOCR's normalisation, applied as it does to OpenCV's BGR channel order. */
 const MEAN = [0.485, 0.456, 0.406] as const;

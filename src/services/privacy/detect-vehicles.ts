@@ -1,9 +1,9 @@
-import type { ScoredBox } from '../../vision/privacy/box.js';
-import { decodeCenterNet } from '../../vision/privacy/centernet-decoder.js';
-import { nonMaxSuppression } from '../../vision/privacy/non-max-suppression.js';
-import { planTiles } from '../../vision/privacy/tiling.js';
+import type { ScoredBox } from '../../vision/box.js';
+import { decodeCenterNet } from '../../vision/centernet-decoder.js';
+import { nonMaxSuppression } from '../../vision/non-max-suppression.js';
+import { planTiles } from '../../vision/tiling.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { outputOf, type Detector } from './detector.js';
+import { outputOf, type Detector } from '../image-models.js';
 import { detectOverTiles } from './tiled-detection.js';
 
 /** COCO ids (0-based, CenterNet's order) of the vehicles that carry licence plates. */

@@ -1,6 +1,6 @@
-import type { ScoredBox } from '../../vision/privacy/box.js';
+import type { ScoredBox } from '../../vision/box.js';
 import { cropSquare, resizeArea, type PlanarImage } from '../../vision/privacy/planar-image.js';
-import type { TileLevel } from '../../vision/privacy/tiling.js';
+import type { TileLevel } from '../../vision/tiling.js';
 import type { RawImage } from '../../vision/raw-image.js';
 
 /** Runs a detector on one square model input (NCHW RGB in [0, 1]) and returns its boxes in that input's pixels. */

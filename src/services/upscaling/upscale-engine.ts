@@ -1,7 +1,7 @@
 import type { RawImage } from '../../vision/raw-image.js';
 import { resizeLanczos3 } from '../../vision/lanczos.js';
 import { splitAlpha, joinAlpha, greyToRgb, rgbToGrey } from '../../vision/channels.js';
-import type { ImageModels } from '../operations/operation.js';
+import type { ImageModels } from '../image-models.js';
 import { upscaleTiled } from './tiled-upscale.js';
 import { backProject } from './back-projection.js';
 

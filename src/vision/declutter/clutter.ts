@@ -1,8 +1,8 @@
-import { connectedComponents } from '../privacy/connected-components.js';
-import type { Box } from '../privacy/box.js';
+import { connectedComponents } from '../connected-components.js';
+import type { Box } from '../box.js';
 import type { RawImage } from '../raw-image.js';
-import { downsampleToPlanes } from '../sky/colour-planes.js';
-import { closeMask } from '../sky/mask-morphology.js';
+import { downsampleToPlanes } from '../colour-planes.js';
+import { closeMask } from '../mask-morphology.js';
 import { clusterDistance, fitFeatureClusters, nearestCluster, type FeatureClusters } from './feature-clusters.js';
 import { floorFeatures, robustQuadraticSurface } from './floor-appearance.js';
 import { dilateRound, squaredDistanceToMask } from './mask-shapes.js';

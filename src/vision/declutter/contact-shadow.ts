@@ -1,5 +1,5 @@
-import { boxMean } from '../sky/box-filter.js';
-import { floodFill } from '../sky/mask-morphology.js';
+import { boxMean } from '../box-filter.js';
+import { floodFill } from '../mask-morphology.js';
 import { squaredDistanceToMask } from './mask-shapes.js';
 import { median } from '../robust-statistics.js';
 

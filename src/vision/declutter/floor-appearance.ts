@@ -1,6 +1,6 @@
-import { LINEAR_OF_BYTE } from '../enhance/colour.js';
-import { boxMean } from '../sky/box-filter.js';
-import type { ColourPlanes } from '../sky/colour-planes.js';
+import { LINEAR_OF_BYTE } from '../colour.js';
+import { boxMean } from '../box-filter.js';
+import type { ColourPlanes } from '../colour-planes.js';
 import { median } from '../robust-statistics.js';
 
 /**

@@ -1,5 +1,5 @@
-import { connectedComponents } from '../privacy/connected-components.js';
-import { floodFill } from '../sky/mask-morphology.js';
+import { connectedComponents } from '../connected-components.js';
+import { floodFill } from '../mask-morphology.js';
 
 /** Binary-mask operations of the object masks: hole filling, component selection, round dilation. */
 

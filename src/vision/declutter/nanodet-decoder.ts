@@ -1,4 +1,4 @@
-import type { ClassedBox } from '../privacy/centernet-decoder.js';
+import type { ClassedBox } from '../centernet-decoder.js';
 
 /**
  * NanoDet's own post-processing (RangiLyu/nanodet, GFL head of v0.x), which the exported graph leaves out. Each

@@ -1,7 +1,7 @@
-import type { Box } from '../privacy/box.js';
-import { pixelBounds } from '../privacy/box.js';
+import type { Box } from '../box.js';
+import { pixelBounds } from '../box.js';
 import type { RawImage } from '../raw-image.js';
-import { closeMask } from '../sky/mask-morphology.js';
+import { closeMask } from '../mask-morphology.js';
 import { growContactShadow, type ContactShadowOptions } from './contact-shadow.js';
 import { DEFINITE_BACKGROUND, grabCut, UNKNOWN, type GrabCutOptions } from './grabcut.js';
 import { dilateRound, fillHoles, keepComponentsTouching } from './mask-shapes.js';

@@ -1,4 +1,4 @@
-import { labOfLinearRgb, srgbToLinear, type Lab } from '../enhance/colour.js';
+import { labOfLinearRgb, srgbToLinear, type Lab } from '../colour.js';
 import type { RawImage } from '../raw-image.js';
 
 /** Linear light of sRGB values in steps of 1/16 of a code: cell means need finer steps than bytes, not a power each. */

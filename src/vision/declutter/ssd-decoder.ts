@@ -1,5 +1,5 @@
-import type { ClassedBox } from '../privacy/centernet-decoder.js';
-import { nonMaxSuppression } from '../privacy/non-max-suppression.js';
+import type { ClassedBox } from '../centernet-decoder.js';
+import { nonMaxSuppression } from '../non-max-suppression.js';
 
 /**
  * Decoding of an SSD detector's raw outputs as MediaPipe does it (SsdAnchorsCalculator, then

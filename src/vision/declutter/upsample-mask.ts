@@ -1,4 +1,4 @@
-import { bilinearTaps } from '../sky/colour-planes.js';
+import { bilinearTaps } from '../colour-planes.js';
 
 /**
  * A cell mask enlarged to `outWidth` × `outHeight` pixels: bilinear interpolation of the 0/1 cells cut at one half,

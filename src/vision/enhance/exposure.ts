@@ -1,5 +1,5 @@
 import { LUMINANCE_FLOOR } from './preview.js';
-import { percentiles, smoothstep, softplus } from './shaping.js';
+import { percentiles, smoothstep, softplus } from '../shaping.js';
 
 export interface ToneOptions {
   /** Linear luminance the median of the base layer is brought up to. Default 0.25 (L* ≈ 57): listings are shot bright. */

@@ -1,4 +1,4 @@
-import { selfGuidedCoefficients, type GuidedCoefficients } from './guided-filter.js';
+import { selfGuidedCoefficients, type GuidedCoefficients } from '../self-guided-filter.js';
 import { isVisible, type Preview } from './preview.js';
 
 export interface BaseLayerOptions {

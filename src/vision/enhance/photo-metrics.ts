@@ -1,5 +1,5 @@
 import type { RawImage } from '../raw-image.js';
-import { labOfLinearRgb, LINEAR_OF_BYTE, lightnessOfLuminance, type Lab } from './colour.js';
+import { labOfLinearRgb, LINEAR_OF_BYTE, lightnessOfLuminance, type Lab } from '../colour.js';
 
 /** Measures of how a photo looks, to compare an image before and after enhancement. */
 export interface PhotoMetrics {

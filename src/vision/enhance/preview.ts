@@ -1,5 +1,5 @@
 import type { RawImage } from '../raw-image.js';
-import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from './colour.js';
+import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from '../colour.js';
 
 /**
  * Floor added to luminance before taking its logarithm: about sRGB code 3. Below it differences are sensor noise,

@@ -1,9 +1,9 @@
 import type { RawImage } from '../raw-image.js';
-import { byteOfLinear, fitIntoGamut, LINEAR_OF_BYTE, scaleChroma, srgbToLinear } from './colour.js';
+import { byteOfLinear, fitIntoGamut, LINEAR_OF_BYTE, scaleChroma, srgbToLinear } from '../colour.js';
 import type { GainCurve } from './exposure.js';
 import type { BaseLayerUpsampler } from './local-tone.js';
 import { logLuminanceAt } from './preview.js';
-import { smoothstep } from './shaping.js';
+import { smoothstep } from '../shaping.js';
 import { applyVibrance } from './vibrance.js';
 
 export interface Corrections {

@@ -1,5 +1,5 @@
-import { scaleChroma } from './colour.js';
-import { smoothstep } from './shaping.js';
+import { scaleChroma } from '../colour.js';
+import { smoothstep } from '../shaping.js';
 
 export interface VibranceOptions {
   /** Largest relative increase of a pixel's chroma (0.2 = +20 %), given to muted colours only. 0 turns it off. Default 0.15. */

@@ -1,6 +1,6 @@
-import { LUMINANCE_WEIGHTS } from './colour.js';
+import { LUMINANCE_WEIGHTS } from '../colour.js';
 import { isVisible, type Preview } from './preview.js';
-import { smoothstep } from './shaping.js';
+import { smoothstep } from '../shaping.js';
 
 export interface WhiteBalanceOptions {
   /** Share of a warm (amber) cast that is removed: warm light is often the look a room was lit for. Default 0.5. */

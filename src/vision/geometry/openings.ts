@@ -1,4 +1,4 @@
-import { sampleBilinear } from '../sky/colour-planes.js';
+import { sampleBilinear } from '../colour-planes.js';
 import { greyPlane } from './resample.js';
 import { cameraToWorld, worldToCamera, type PinholeCamera } from './camera.js';
 import { faceOfRay, FACE_LABELS, WALL_FRONT, WALL_LEFT, WALL_RIGHT, type FaceIndex, type FaceLabel, type RoomBox } from './room-box.js';

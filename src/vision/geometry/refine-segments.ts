@@ -1,4 +1,4 @@
-import { sampleBilinear } from '../sky/colour-planes.js';
+import { sampleBilinear } from '../colour-planes.js';
 import type { GreyPlane } from './lsd.js';
 import { segmentLength, type LineSegment } from './segments.js';
 

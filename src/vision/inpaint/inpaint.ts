@@ -4,7 +4,7 @@ import { CHANNELS, downsampleLevel, fillFromRim, type Level } from './level.js';
 import { textureFeatures } from './texture-features.js';
 import { addBilinear, holeDepth, PatchMatchLevel, type PatchMatchOptions } from './patch-match.js';
 import { dominantOffsets } from './dominant-offsets.js';
-import { dilateSquare } from '../sky/mask-morphology.js';
+import { dilateSquare } from '../mask-morphology.js';
 import { IMAGE_PLANE, type Surface } from './surfaces.js';
 
 /** Which plane each pixel lies on, at any resolution (it is sampled nearest-neighbour). */

@@ -1,7 +1,7 @@
 import { CHANNELS, type Level } from './level.js';
 import { scaledSurface, type Surface } from './surfaces.js';
 import { quantile } from '../robust-statistics.js';
-import { dilateSquare } from '../sky/mask-morphology.js';
+import { dilateSquare } from '../mask-morphology.js';
 
 /**
  * The nearest-neighbour field of one pyramid level: for every pixel whose patch overlaps the hole (a target), an

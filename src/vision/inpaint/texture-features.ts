@@ -1,5 +1,5 @@
 import type { RawImage } from '../raw-image.js';
-import { boxMean } from '../sky/box-filter.js';
+import { boxMean } from '../box-filter.js';
 
 /**
  * Per pixel, the local means of |∂x| and |∂y| of the luma over a (2·radius+1)² window, times `weight`, interleaved.

@@ -1,4 +1,4 @@
-import type { ScoredBox } from './box.js';
+import type { ScoredBox } from '../box.js';
 
 /**
  * BlazeFace full-range as MediaPipe configures it (face_detection_full_range.pbtxt): a 192 × 192 input and one

@@ -1,6 +1,6 @@
 import type { RawImage } from '../raw-image.js';
-import { boxMean } from '../sky/box-filter.js';
-import { pixelBounds, type Box } from './box.js';
+import { boxMean } from '../box-filter.js';
+import { pixelBounds, type Box } from '../box.js';
 
 export interface BlurOptions {
   /** Grown around each box before blurring, as a share of its longer side: detectors' boxes are tight. Default 0.15. */

@@ -1,7 +1,7 @@
 import type { RawImage } from '../raw-image.js';
-import { boxMean } from '../sky/box-filter.js';
-import { pixelBounds, type Box, type ScoredBox } from './box.js';
-import { connectedComponents } from './connected-components.js';
+import { boxMean } from '../box-filter.js';
+import { pixelBounds, type Box, type ScoredBox } from '../box.js';
+import { connectedComponents } from '../connected-components.js';
 import { lumaAt } from './luminance.js';
 import { isPlateShaped, type PlateShapeOptions } from './plate-candidates.js';
 

@@ -1,5 +1,5 @@
 import type { RawImage } from '../raw-image.js';
-import { pixelBounds, type Box } from './box.js';
+import { pixelBounds, type Box } from '../box.js';
 
 /** Rec. 601 luma of one pixel, 0–255; grey images are their own luma. */
 export function lumaAt(image: RawImage, index: number): number {

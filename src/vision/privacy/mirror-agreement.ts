@@ -1,4 +1,4 @@
-import { intersectionOverUnion, type ScoredBox } from './box.js';
+import { intersectionOverUnion, type ScoredBox } from '../box.js';
 
 /** Planes of rows `width` long (NCHW, any number of rows) mirrored left to right. */
 export function mirrorRows(input: Float32Array, width: number): Float32Array {

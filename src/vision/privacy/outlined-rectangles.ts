@@ -1,5 +1,5 @@
 import type { RawImage } from '../raw-image.js';
-import { intersectionArea, pixelBounds, type Box, type ScoredBox } from './box.js';
+import { intersectionArea, pixelBounds, type Box, type ScoredBox } from '../box.js';
 import { lumaAt } from './luminance.js';
 import { isPlateShaped, type PlateShapeOptions } from './plate-candidates.js';
 

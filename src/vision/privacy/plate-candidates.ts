@@ -1,5 +1,5 @@
 import type { RawImage } from '../raw-image.js';
-import type { Box, ScoredBox } from './box.js';
+import type { Box, ScoredBox } from '../box.js';
 import { lumaSpread } from './luminance.js';
 
 /** The shape of a licence plate relative to the vehicle it is on; the defaults fit EU, UK and US plates seen from the front, back or three quarters. */

@@ -1,5 +1,5 @@
-import type { ScoredBox } from './box.js';
-import { connectedComponents } from './connected-components.js';
+import type { ScoredBox } from '../box.js';
+import { connectedComponents } from '../connected-components.js';
 
 export interface TextRegionOptions {
   /** A pixel is text where the probability reaches this. Default 0.3, PaddleOCR's `det_db_thresh`. */

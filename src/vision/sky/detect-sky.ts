@@ -1,4 +1,4 @@
-import { downsampleToPlanes, type ColourPlanes } from './colour-planes.js';
+import { downsampleToPlanes, type ColourPlanes } from '../colour-planes.js';
 import type { RawImage } from '../raw-image.js';
 import { classifySky, type SkyClassification, type SkyClassifierOptions } from './sky-classifier.js';
 import { lowestSkyRow, segmentSky, type SkySegmentation, type SkySegmentationOptions } from './sky-segmentation.js';

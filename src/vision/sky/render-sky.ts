@@ -1,6 +1,6 @@
 import type { Sky } from '../../catalog/catalog.js';
-import { srgbToLinear } from '../enhance/colour.js';
-import { smoothstep } from '../enhance/shaping.js';
+import { srgbToLinear } from '../colour.js';
+import { smoothstep } from '../shaping.js';
 
 export interface RenderSkyOptions {
   /** Row (0 = top, may be fractional) where the sky meets the horizon; lower rows repeat the horizon. Default: height. */

@@ -1,8 +1,8 @@
 import type { Sky } from '../../catalog/catalog.js';
-import { LINEAR_OF_BYTE, linearToSrgbByte, srgbToLinear } from '../enhance/colour.js';
-import { smoothstep } from '../enhance/shaping.js';
+import { LINEAR_OF_BYTE, linearToSrgbByte, srgbToLinear } from '../colour.js';
+import { smoothstep } from '../shaping.js';
 import { hasAlpha, type RawImage } from '../raw-image.js';
-import { bilinearSampler, type ColourPlanes, type PlanesSampler } from './colour-planes.js';
+import { bilinearSampler, type ColourPlanes, type PlanesSampler } from '../colour-planes.js';
 import { detectSky, type SkyDetection, type SkyDetectionOptions } from './detect-sky.js';
 import { renderLinearSky, type LinearSky } from './render-sky.js';
 import type { SkyVerdict } from './sky-classifier.js';

@@ -1,4 +1,4 @@
-import type { ColourPlanes } from './colour-planes.js';
+import type { ColourPlanes } from '../colour-planes.js';
 import { rasterizeSegments } from './straight-edges.js';
 import type { SkySegmentation } from './sky-segmentation.js';
 

@@ -1,6 +1,6 @@
-import { smoothstep } from '../enhance/shaping.js';
-import { boxMean } from './box-filter.js';
-import { lumaOf, type ColourPlanes } from './colour-planes.js';
+import { smoothstep } from '../shaping.js';
+import { boxMean } from '../box-filter.js';
+import { lumaOf, type ColourPlanes } from '../colour-planes.js';
 
 /** Per-pixel evidence for "this is sky", computed at the working resolution. */
 export interface SkyCues {

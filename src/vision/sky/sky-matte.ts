@@ -1,7 +1,7 @@
 import { greyToRgb, splitAlpha } from '../channels.js';
-import { boxMean } from './box-filter.js';
-import type { ColourPlanes } from './colour-planes.js';
-import { applyModelToImage, fitGuidedFilter } from './guided-filter.js';
+import { boxMean } from '../box-filter.js';
+import type { ColourPlanes } from '../colour-planes.js';
+import { applyModelToImage, fitGuidedFilter } from '../guided-filter.js';
 import type { RawImage } from '../raw-image.js';
 import type { SkySegmentation } from './sky-segmentation.js';
 

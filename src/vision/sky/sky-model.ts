@@ -1,5 +1,5 @@
-import { boxMean } from './box-filter.js';
-import type { ColourPlanes } from './colour-planes.js';
+import { boxMean } from '../box-filter.js';
+import type { ColourPlanes } from '../colour-planes.js';
 
 /**
  * Normalised convolution: the local mean colour of sky pixels, leaning on a planar fit of the whole sky where few are

@@ -1,8 +1,8 @@
-import { smoothstep } from '../enhance/shaping.js';
-import { connectedComponents } from '../privacy/connected-components.js';
-import { boxMean } from './box-filter.js';
-import type { ColourPlanes } from './colour-planes.js';
-import { closeMask, floodFill, localMax } from './mask-morphology.js';
+import { smoothstep } from '../shaping.js';
+import { connectedComponents } from '../connected-components.js';
+import { boxMean } from '../box-filter.js';
+import type { ColourPlanes } from '../colour-planes.js';
+import { closeMask, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel } from './sky-model.js';
 import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';

@@ -1,4 +1,4 @@
-import { sampleBilinear, type ColourPlanes } from './colour-planes.js';
+import { sampleBilinear, type ColourPlanes } from '../colour-planes.js';
 
 /** A straight edge found in the image, in working-resolution pixel coordinates. */
 export interface LineSegment {

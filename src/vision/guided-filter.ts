@@ -1,6 +1,6 @@
 import { boxMean } from './box-filter.js';
 import { bilinearSampler, type ColourPlanes } from './colour-planes.js';
-import type { RawImage } from '../raw-image.js';
+import type { RawImage } from './raw-image.js';
 
 /**
  * The colour guided filter of He, Sun and Tang ("Guided Image Filtering", 2010/2013): the output is, in every

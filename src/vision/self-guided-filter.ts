@@ -1,4 +1,4 @@
-import { boxMean } from '../sky/box-filter.js';
+import { boxMean } from './box-filter.js';
 
 /** The guided filter's local linear model, averaged over windows: filtered = scale · guide + offset. */
 export interface GuidedCoefficients {

@@ -1,4 +1,4 @@
-import type { RawImage } from '../raw-image.js';
+import type { RawImage } from './raw-image.js';
 
 /** An RGB image as three float planes with samples in [0, 1] (sRGB-encoded, as stored): what the sky code analyses. */
 export interface ColourPlanes {
