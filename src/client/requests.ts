@@ -1,0 +1,105 @@
+/**
+ * The request bodies of the processing operations, one interface per endpoint, field for field as the OpenAPI
+ * document (/v1/openapi.json) describes them. test/client.test.ts compares the field table in ./operations.ts, which
+ * the compiler ties to these interfaces, with the document of the running code, so neither can drift.
+ *
+ * `url` and `mask` take an http(s) URL or a `data:` URL (see imageDataUrl in ./data-url.ts). `webhook` makes the
+ * answer a pending acknowledgement at once; the signed result is POSTed to it later.
+ */
+
+export interface CreativeRedesignRequest {
+  url: string;
+  /** Style id from styles(). */
+  styleId: string;
+  /** Room id from rooms(). */
+  roomId: string;
+  webhook?: string;
+}
+
+/** Exactly one of `roomId` and `furnitureId` (the server answers 400 naming `/roomId` otherwise). */
+export interface FurnishRequest {
+  url: string;
+  /** Area to furnish; the image's dimensions. */
+  mask?: string;
+  styleId: string;
+  roomId?: string;
+  /** Furniture id from furnitures(). */
+  furnitureId?: string;
+  /** Leave windows and doors untouched; ignored with a mask. */
+  preserveWindows?: boolean;
+  webhook?: string;
+}
+
+export type SmartStagingV2Room =
+  | 'living_room'
+  | 'living_dining'
+  | 'kitchen_living'
+  | 'bedroom'
+  | 'dining_room'
+  | 'home_office'
+  | 'outdoor_terrace'
+  | 'kitchen';
+
+export interface SmartStagingV2Request {
+  url: string;
+  roomId: SmartStagingV2Room;
+  styleId: string;
+  webhook?: string;
+}
+
+export type SmartStagingRoom = 'living_room' | 'bedroom' | 'dining_room' | 'home_office' | 'gaming_room';
+
+/** The legacy staging; smart-staging-v2 replaces it. */
+export interface SmartStagingRequest {
+  url: string;
+  roomId: SmartStagingRoom;
+  styleId: string;
+  webhook?: string;
+}
+
+/** Without `mask`, the objects the detectors find are removed (2 credits); with it, what the mask marks (1 credit). */
+export interface DeclutterRequest {
+  url: string;
+  mask?: string;
+  webhook?: string;
+}
+
+export interface UpscaleRequest {
+  url: string;
+  /** Default 2. */
+  scale?: 2 | 3;
+  webhook?: string;
+}
+
+export interface UpscaleAdvancedRequest {
+  url: string;
+  /** Default 2. */
+  scale?: 2 | 4 | 6;
+  webhook?: string;
+}
+
+export interface EnhancerRequest {
+  url: string;
+  /** Replace a grey sky with a blue one. */
+  sky_fix?: boolean;
+  /** Blur faces and licence plates. */
+  auto_privacy?: boolean;
+  /** Roomcraft extension: the tone and colour engine, `classical` by default. */
+  retouch?: 'classical' | 'learned';
+  webhook?: string;
+}
+
+/** Each endpoint's last path segment and its request body. */
+export interface Requests {
+  'creative-redesign': CreativeRedesignRequest;
+  furnish: FurnishRequest;
+  'smart-staging-v2': SmartStagingV2Request;
+  'smart-staging': SmartStagingRequest;
+  declutter: DeclutterRequest;
+  upscale: UpscaleRequest;
+  upscale_advanced: UpscaleAdvancedRequest;
+  enhancer: EnhancerRequest;
+}
+
+/** A processing operation, named as in its path: POST /v1/<name>. */
+export type OperationName = keyof Requests;
