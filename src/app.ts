@@ -76,7 +76,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   let queue: JobQueue = { enqueue: () => {} };
   let worker: { pool: WorkerPool; processor: JobProcessor; queue: InProcessQueue; sweeper: JobSweeper } | undefined;
   if (isWorker) {
-    const pool = new WorkerPool(config.jobs.workerThreads, logger.child({ component: 'workers' }));
+    const pool = new WorkerPool(config, logger.child({ component: 'workers' }));
     const processor = new JobProcessor({ jobs: jobRepository, storage, pool, events, webhooks, config, logger });
     const inProcess = new InProcessQueue((id) => processor.process(id), pool.threads, logger);
     const sweeper = new JobSweeper({

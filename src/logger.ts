@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config/config.js';
 
 /** Paths that may carry credentials; pino replaces them before a line is written. */
@@ -14,6 +14,16 @@ const REDACTED = [
   '*.webhookSecret',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, redact: { paths: REDACTED, censor: '[redacted]' } });
+/**
+ * The one way a logger is made, in the main thread and in every worker thread: the configured level, the same
+ * redaction. `name` tells the worker threads' lines apart; lines go to stdout unless `destination` is given.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  options: { name?: string; destination?: DestinationStream } = {},
+): Logger {
+  return pino(
+    { ...(options.name ? { name: options.name } : {}), level: config.logLevel, redact: { paths: REDACTED, censor: '[redacted]' } },
+    options.destination,
+  );
 }

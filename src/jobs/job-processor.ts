@@ -8,6 +8,7 @@ import type { JobEvents } from '../services/job-events.js';
 import { toJobView } from '../services/job-view.js';
 import type { StoredRequest } from '../services/job-service.js';
 import type { WorkerPool } from './worker-pool.js';
+import { jobTask } from './task.js';
 
 export interface WebhookSink {
   enqueue(delivery: { jobId: string; userId: string; url: string; payload: object }): Promise<unknown>;
@@ -58,24 +59,15 @@ export class JobProcessor {
     const started = performance.now();
     logger.info({ operation: job.operation, attempt }, 'job started');
     try {
-      const output = await this.deps.pool.run(
-        {
-          operation: job.operation,
-          url: request.url,
-          ...(request.mask ? { maskUrl: request.mask } : {}),
-          params: request.params,
-          config,
+      const output = await this.deps.pool.run(jobTask(job.operation, request), {
+        signal,
+        onProgress: (fraction) => {
+          const now = Date.now();
+          if (now - lastProgressWrite < PROGRESS_WRITE_MS) return;
+          lastProgressWrite = now;
+          void jobs.updateProgress(jobId, fraction).catch(() => {});
         },
-        {
-          signal,
-          onProgress: (fraction) => {
-            const now = Date.now();
-            if (now - lastProgressWrite < PROGRESS_WRITE_MS) return;
-            lastProgressWrite = now;
-            void jobs.updateProgress(jobId, fraction).catch(() => {});
-          },
-        },
-      );
+      });
       const outputKey = `${crypto.randomBytes(16).toString('hex')}.${output.extension}`;
       await this.deps.storage.put(outputKey, output.bytes);
       const completedAt = new Date();

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
-import { createGuardedFetcher, type GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
+import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import { decodeImage, decodeMask, encodeImage } from '../repositories/image-codec.js';
 import { findOperation } from '../services/operations/registry.js';
 import type { ImageModels } from '../services/image-models.js';
@@ -13,17 +13,10 @@ export interface TaskContext {
   logger: Logger;
   progress(fraction: number): void;
   models: ImageModels;
-}
-
-let fetcher: { config: Config['fetch']; instance: GuardedFetcher } | undefined;
-
-function fetcherFor(config: Config['fetch']): GuardedFetcher {
-  // One fetcher per thread keeps its connection pool; the config is the same object shape for every task.
-  if (!fetcher || JSON.stringify(fetcher.config) !== JSON.stringify(config)) {
-    void fetcher?.instance.close();
-    fetcher = { config, instance: createGuardedFetcher(config) };
-  }
-  return fetcher.instance;
+  /** The worker thread's configuration, given once when the thread started. */
+  config: Config;
+  /** The thread's one fetcher (one connection pool), built from that configuration. */
+  fetcher: Pick<GuardedFetcher, 'fetchBytes'>;
 }
 
 /** The pipeline of every job: fetch, decode, check, run the operation, encode in the input's format family. */
@@ -33,13 +26,12 @@ export async function runTask(
   operation: Operation | undefined = findOperation(task.operation),
 ): Promise<JobTaskResult> {
   if (!operation?.run) throw new AppError('operation_unavailable', 501, `${task.operation} is not available on this server`);
-  const { config } = task;
+  const { config, fetcher } = context;
   const limits = { maxInputPixels: config.image.maxInputPixels };
-  const fetch = fetcherFor(config.fetch);
 
   const [imageBytes, maskBytes] = await Promise.all([
-    fetch.fetchBytes(task.url, { signal: context.signal }),
-    task.maskUrl ? fetch.fetchBytes(task.maskUrl, { signal: context.signal }) : undefined,
+    fetcher.fetchBytes(task.url, { signal: context.signal }),
+    task.maskUrl ? fetcher.fetchBytes(task.maskUrl, { signal: context.signal }) : undefined,
   ]);
   const decoded = await decodeImage(imageBytes.bytes, limits);
   const mask = maskBytes ? await decodeMask(maskBytes.bytes, limits) : undefined;

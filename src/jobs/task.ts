@@ -1,12 +1,61 @@
+import type { Static } from '@sinclair/typebox';
 import type { Config } from '../config/config.js';
-import type { SerializedError } from '../errors.js';
+import { AppError, type SerializedError } from '../errors.js';
+import { creativeRedesign } from '../services/operations/creative-redesign.js';
+import { declutter } from '../services/operations/declutter.js';
+import { enhancer } from '../services/operations/enhancer.js';
+import { furnish } from '../services/operations/furnish.js';
+import { smartStagingV1, smartStagingV2 } from '../services/operations/smart-staging.js';
+import { upscale, upscaleAdvanced } from '../services/operations/upscale.js';
 
-/** What the main thread hands a worker thread: everything needed to produce one result, nothing about the database. */
-export interface JobTask {
-  operation: string;
-  url: string;
-  maskUrl?: string;
-  params: Record<string, unknown>;
+/**
+ * Each operation's parameter schema, by the operation's name: the one place the task's types come from. The schemas
+ * are the operation modules' own objects (test/job-task.test.ts checks that this lists exactly the registry's).
+ */
+export const TASK_PARAM_SCHEMAS = {
+  'creative-redesign': creativeRedesign.params,
+  furnish: furnish.params,
+  'smart-staging-v2': smartStagingV2.params,
+  'smart-staging': smartStagingV1.params,
+  declutter: declutter.params,
+  upscale: upscale.params,
+  upscale_advanced: upscaleAdvanced.params,
+  enhancer: enhancer.params,
+} as const;
+
+export type OperationName = keyof typeof TASK_PARAM_SCHEMAS;
+
+/** The parameters an operation's schema admits. */
+export type OperationParams<N extends OperationName> = Static<(typeof TASK_PARAM_SCHEMAS)[N]>;
+
+/**
+ * What the main thread hands a worker thread: everything needed to produce one result, nothing about the database,
+ * and no configuration (each thread has it from its start, see WorkerSetup). One variant per operation.
+ */
+export type JobTask = {
+  [N in OperationName]: { operation: N; url: string; maskUrl?: string; params: OperationParams<N> };
+}[OperationName];
+
+/**
+ * The task of a stored job. The parameters were validated against the operation's schema when the job was
+ * submitted; an operation this server does not know (a job left by another version) is refused.
+ */
+export function jobTask(operation: string, request: { url: string; mask?: string; params: Record<string, unknown> }): JobTask {
+  if (!isOperationName(operation)) throw new AppError('operation_unavailable', 501, `${operation} is not available on this server`);
+  return {
+    operation,
+    url: request.url,
+    ...(request.mask ? { maskUrl: request.mask } : {}),
+    params: request.params,
+  } as JobTask;
+}
+
+function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(TASK_PARAM_SCHEMAS, name);
+}
+
+/** What each worker thread receives once, as its workerData. */
+export interface WorkerSetup {
   config: Config;
 }
 

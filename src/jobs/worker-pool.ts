@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
 import { AppError } from '../errors.js';
-import type { FromWorker, JobTask, JobTaskResult, ToWorker } from './task.js';
+import type { FromWorker, JobTask, JobTaskResult, ToWorker, WorkerSetup } from './task.js';
 
 const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
 
@@ -20,8 +21,9 @@ interface Slot {
 }
 
 /**
- * A fixed set of worker threads that run operations, so decoding, pixel work and inference never block the
- * HTTP event loop. A thread that dies takes only its current task with it and is replaced.
+ * A fixed set of worker threads (`config.jobs.workerThreads`) that run operations, so decoding, pixel work and
+ * inference never block the HTTP event loop. Each thread gets the configuration once, when it starts; tasks carry
+ * only what differs between jobs. A thread that dies takes only its current task with it and is replaced.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -31,10 +33,10 @@ export class WorkerPool {
   private readonly modelsLoaded = new Set<string>();
 
   constructor(
-    size: number,
+    private readonly config: Config,
     private readonly logger: Logger,
   ) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    for (let i = 0; i < config.jobs.workerThreads; i++) this.slots.push(this.spawn());
   }
 
   get threads(): number {
@@ -100,7 +102,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(WORKER_URL, { workerData: { config: this.config } satisfies WorkerSetup });
     const slot: Slot = { worker, current: undefined };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error) => this.logger.error({ err: error }, 'worker thread failed'));
