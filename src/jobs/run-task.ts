@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
-import { decodeImage, decodeMask, encodeImage } from '../repositories/image-codec.js';
+import { decodeImage, decodeMask, encodeImage, readImageSize } from '../repositories/image-codec.js';
 import { findOperation } from '../services/operations/registry.js';
 import type { ImageModels } from '../services/image-models.js';
 import type { Operation } from '../services/operations/operation.js';
@@ -19,7 +19,7 @@ export interface TaskContext {
   fetcher: Pick<GuardedFetcher, 'fetchBytes'>;
 }
 
-/** The pipeline of every job: fetch, decode, check, run the operation, encode in the input's format family. */
+/** The pipeline of every job: fetch, check the sizes, decode, run the operation, encode in the input's format family. */
 export async function runTask(
   task: JobTask,
   context: TaskContext,
@@ -33,16 +33,24 @@ export async function runTask(
     fetcher.fetchBytes(task.url, { signal: context.signal }),
     task.maskUrl ? fetcher.fetchBytes(task.maskUrl, { signal: context.signal }) : undefined,
   ]);
+  // The sizes come from the headers (as displayed, EXIF orientation applied), so that every refusal that depends on
+  // the size alone comes before a single pixel is decoded.
+  const size = await readImageSize(imageBytes.bytes, limits);
+  if (maskBytes) {
+    const maskSize = await readImageSize(maskBytes.bytes, limits);
+    if (maskSize.width !== size.width || maskSize.height !== size.height) {
+      throw new AppError(
+        'mask_size_mismatch',
+        400,
+        `the mask is ${maskSize.width}×${maskSize.height} but the image is ${size.width}×${size.height} (after EXIF orientation)`,
+      );
+    }
+  }
+  operation.checkInput?.({ width: size.width, height: size.height }, task.params, config);
+  context.signal.throwIfAborted();
+
   const decoded = await decodeImage(imageBytes.bytes, limits);
   const mask = maskBytes ? await decodeMask(maskBytes.bytes, limits) : undefined;
-  if (mask && (mask.width !== decoded.image.width || mask.height !== decoded.image.height)) {
-    throw new AppError(
-      'mask_size_mismatch',
-      400,
-      `the mask is ${mask.width}×${mask.height} but the image is ${decoded.image.width}×${decoded.image.height} (after EXIF orientation)`,
-    );
-  }
-  operation.checkInput?.({ width: decoded.image.width, height: decoded.image.height }, task.params, config);
   context.signal.throwIfAborted();
 
   const output = await operation.run(
