@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import sharp from 'sharp';
 import type { Config } from '../config/config.js';
-import { decodeImage } from '../repositories/image-codec.js';
+import { decodeImage, writeImageWithOverlay } from '../repositories/image-codec.js';
 import { ModelRegistry } from '../repositories/models/model-registry.js';
 import { ModelRuntime } from '../repositories/models/model-runtime.js';
 import { ModelStore } from '../repositories/models/model-store.js';
@@ -99,11 +98,7 @@ export async function analyzePhoto(config: Config, file: string | undefined, opt
 
 /** The photo with overlaySvg composited over it. */
 export async function writeOverlay(image: RawImage, analysis: RoomAnalysis, file: string): Promise<void> {
-  const { width, height, channels } = image;
-  const pixels = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  await sharp(pixels, { raw: { width, height, channels } })
-    .composite([{ input: Buffer.from(overlaySvg(analysis)), top: 0, left: 0 }])
-    .toFile(file);
+  await writeImageWithOverlay(image, overlaySvg(analysis), file);
 }
 
 function describe(a: RoomAnalysis): string {

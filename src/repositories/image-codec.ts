@@ -143,6 +143,18 @@ export async function encodeImage(
   return { bytes, contentType: 'image/png', extension: 'png' };
 }
 
+/**
+ * Writes the image with an SVG of the same size drawn over it (a diagnostic overlay) to `file`, in the format its
+ * extension names (.png, .jpg, .webp, ...).
+ */
+export async function writeImageWithOverlay(image: RawImage, svg: string, file: string): Promise<void> {
+  const { width, height, channels } = image;
+  const pixels = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  await sharp(pixels, { raw: { width, height, channels } })
+    .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
+    .toFile(file);
+}
+
 interface Inspection {
   size: ImageSize;
   grayscale: boolean;

@@ -1,13 +1,5 @@
-import sharp from 'sharp';
+import { resizeBicubic } from '../../repositories/image-resize.js';
 import type { RawImage } from '../../vision/raw-image.js';
-
-async function bicubic(image: RawImage, width: number, height: number): Promise<RawImage> {
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(width, height, { kernel: 'cubic', fit: 'fill' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels as RawImage['channels'] };
-}
 
 /**
  * Iterative back-projection: nudges the upscaled image until, downscaled again, it gives back the input. Costs two
@@ -16,11 +8,11 @@ async function bicubic(image: RawImage, width: number, height: number): Promise<
 export async function backProject(input: RawImage, upscaled: RawImage, iterations: number): Promise<RawImage> {
   let current = upscaled;
   for (let i = 0; i < iterations; i++) {
-    const down = await bicubic(current, input.width, input.height);
+    const down = await resizeBicubic(current, input.width, input.height);
     // The error is signed; offset by 128 to carry it through 8-bit resampling.
     const error = new Uint8Array(input.data.length);
     for (let k = 0; k < error.length; k++) error[k] = Math.max(0, Math.min(255, 128 + input.data[k]! - down.data[k]!));
-    const up = await bicubic({ ...input, data: error }, current.width, current.height);
+    const up = await resizeBicubic({ ...input, data: error }, current.width, current.height);
     const data = new Uint8Array(current.data.length);
     for (let k = 0; k < data.length; k++) data[k] = Math.max(0, Math.min(255, current.data[k]! + up.data[k]! - 128));
     current = { ...current, data };
