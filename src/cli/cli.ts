@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config/config.js';
-import { serve } from './serve.js';
-import { createKey, revokeKey, showWebhookSecret } from './keys.js';
-import { listModels, installModels } from './models.js';
-import { analyzePhoto } from './analyze.js';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
+
+// Each command imports its own module when it runs (one dynamic import each), so `roomcraft --help` and
+// `roomcraft keys create` never load Fastify, sharp or onnxruntime.
 
 const USAGE = `Usage: roomcraft <command>
 
@@ -13,8 +12,13 @@ const USAGE = `Usage: roomcraft <command>
   webhook-secret --email E                print the user's webhook signing secret
   models install                          fetch and verify the models of the registry
   models list                             show every model: present, verified, licence
+  run OP PHOTO [--field value …] [-o FILE] [--json] [--server URL --key KEY]
+                                          process one photo with an operation (upscale, enhancer, declutter, …)
+                                          and write the result beside it; without --server the service runs
+                                          inside the command. roomcraft run --help for the operations and fields
   analyze PHOTO [--out overlay.png] [--json] [--lines auto|mlsd|lsd]
                                           camera, vanishing points, room layout and openings of a photo
+  help                                    this text
 
 Configuration comes from the environment; see docs/configuration.md.`;
 
@@ -22,43 +26,40 @@ type Env = Record<string, string | undefined>;
 
 export async function runCli(argv: string[], env: Env): Promise<number> {
   const [command, sub] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return usage(0);
   try {
-    const config = loadConfig(env);
-    if (command === 'analyze') {
-      const { values, positionals } = parseArgs({
-        args: argv.slice(1),
-        options: { out: { type: 'string' }, json: { type: 'boolean' }, lines: { type: 'string' } },
-        allowPositionals: true,
-      });
-      const [photo] = positionals;
-      if (!photo || (values.lines && !['auto', 'mlsd', 'lsd'].includes(values.lines))) return usage(2);
-      return await analyzePhoto(config, photo, {
-        ...(values.out ? { out: values.out } : {}),
-        ...(values.json ? { json: true } : {}),
-        ...(values.lines ? { lines: values.lines as 'auto' | 'mlsd' | 'lsd' } : {}),
-      });
+    if (command === 'run') {
+      const { runCommand } = await import('./run.js');
+      return await runCommand(argv.slice(1), env);
     }
+    if (command === 'analyze') return await analyze(argv.slice(1), env);
+    if (!['serve', 'keys', 'webhook-secret', 'models'].includes(command)) return usage(2);
     const flags = parseArgs({
       args: argv.slice(command === 'keys' || command === 'models' ? 2 : 1),
       options: { email: { type: 'string' }, kind: { type: 'string' }, prefix: { type: 'string' }, help: { type: 'boolean' } },
       allowPositionals: false,
     }).values;
     if (flags.help) return usage(0);
+    const config = loadConfig(env);
     switch (command) {
-      case 'serve':
+      case 'serve': {
+        const { serve } = await import('./serve.js');
         return await serve(config);
-      case 'keys':
-        if (sub === 'create') return await createKey(config, flags.email, flags.kind);
-        if (sub === 'revoke') return await revokeKey(config, flags.prefix);
-        return usage(2);
-      case 'webhook-secret':
+      }
+      case 'keys': {
+        if (sub !== 'create' && sub !== 'revoke') return usage(2);
+        const { createKey, revokeKey } = await import('./keys.js');
+        return sub === 'create' ? await createKey(config, flags.email, flags.kind) : await revokeKey(config, flags.prefix);
+      }
+      case 'webhook-secret': {
+        const { showWebhookSecret } = await import('./keys.js');
         return await showWebhookSecret(config, flags.email);
-      case 'models':
-        if (sub === 'install') return await installModels(config);
-        if (sub === 'list') return await listModels(config);
-        return usage(2);
-      default:
-        return usage(command === undefined || command === 'help' || command === '--help' ? 0 : 2);
+      }
+      default: {
+        if (sub !== 'install' && sub !== 'list') return usage(2);
+        const { installModels, listModels } = await import('./models.js');
+        return sub === 'install' ? await installModels(config) : await listModels(config);
+      }
     }
   } catch (error) {
     if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
@@ -67,6 +68,23 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     }
     throw error;
   }
+}
+
+async function analyze(args: string[], env: Env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { out: { type: 'string' }, json: { type: 'boolean' }, lines: { type: 'string' } },
+    allowPositionals: true,
+  });
+  const [photo] = positionals;
+  if (!photo || (values.lines && !['auto', 'mlsd', 'lsd'].includes(values.lines))) return usage(2);
+  const config: Config = loadConfig(env);
+  const { analyzePhoto } = await import('./analyze.js');
+  return await analyzePhoto(config, photo, {
+    ...(values.out ? { out: values.out } : {}),
+    ...(values.json ? { json: true } : {}),
+    ...(values.lines ? { lines: values.lines as 'auto' | 'mlsd' | 'lsd' } : {}),
+  });
 }
 
 function usage(code: number): number {
