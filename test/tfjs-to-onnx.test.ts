@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { tfjsGraphToOnnx, type OnnxConversionOptions } from '../src/repositories/models/onnx-graph.js';
+import { tfjsLayersModelToOnnx, type TfjsLayersConversionOptions } from '../src/repositories/models/tfjs-layers-to-onnx.js';
 import { createImageModelSession } from '../src/repositories/models/onnx-runtime.js';
 import { parseTfjsLayersModel } from '../src/repositories/models/tfjs-layers.js';
 import { readTfjsLayersModel } from '../src/repositories/models/tfjs-layers-files.js';
@@ -17,11 +17,11 @@ async function runBoth(
   builder: TinyModelBuilder,
   output: string,
   input: NhwcImage,
-  options: OnnxConversionOptions = {},
+  options: TfjsLayersConversionOptions = {},
 ): Promise<{ actual: Float32Array; expected: Float32Array; scale: number }> {
   const { modelJson, shards } = builder.build(output);
   const graph = parseTfjsLayersModel(modelJson, shards);
-  const session = await createImageModelSession(tfjsGraphToOnnx(graph, options));
+  const session = await createImageModelSession(tfjsLayersModelToOnnx(graph, options));
   try {
     const pixelMax = options.modelPixelMax ?? 1;
     const modelInput = { ...input, data: input.data.map((v) => v * pixelMax) };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { tfjsGraphToOnnx } from '../src/repositories/models/onnx-graph.js';
+import { tfjsLayersModelToOnnx } from '../src/repositories/models/tfjs-layers-to-onnx.js';
 import { createImageModelSession, type ImageModelSession } from '../src/repositories/models/onnx-runtime.js';
 import { parseTfjsLayersModel } from '../src/repositories/models/tfjs-layers.js';
 import { planAxis, upscaleTiled, type TileInference } from '../src/services/upscaling/tiled-upscale.js';
@@ -101,7 +101,7 @@ describe('upscaleTiled', () => {
       const small = b.multiplyBeta('beta2', b.multiplyBeta('beta1', detail));
       const out = b.sum('SR', [b.upsample('base', x, 2), small]);
       const { modelJson, shards } = b.build(out);
-      session = await createImageModelSession(tfjsGraphToOnnx(parseTfjsLayersModel(modelJson, shards), { clampOutput: true }));
+      session = await createImageModelSession(tfjsLayersModelToOnnx(parseTfjsLayersModel(modelJson, shards), { clampOutput: true }));
     });
     after(() => session.close());
 

@@ -4,7 +4,7 @@ import type { DetectorSession } from './detector-session.js';
 import type { ModelRegistry } from './model-registry.js';
 import type { ModelStore } from './model-store.js';
 import { readTfjsLayersModel } from './tfjs-layers-files.js';
-import { tfjsGraphToOnnx } from './onnx-graph.js';
+import { tfjsLayersModelToOnnx } from './tfjs-layers-to-onnx.js';
 import { createImageModelSession, type ImageModelSession } from './onnx-runtime.js';
 
 /** Names the conversion in the cache; bump it whenever the converter's output changes. */
@@ -72,7 +72,7 @@ export class ModelRuntime {
     const model = this.registry.model(name);
     if (model.format !== 'tfjs-layers') throw new Error(`model ${name} is ${model.format}; only tfjs-layers image models load here`);
     const onnxPath = await this.store.convert(name, TFJS_LAYERS_CONVERTER_ID, async (files) =>
-      tfjsGraphToOnnx(await readTfjsLayersModel(files, { ...(model.scale ? { scale: model.scale } : {}) }), {
+      tfjsLayersModelToOnnx(await readTfjsLayersModel(files, { ...(model.scale ? { scale: model.scale } : {}) }), {
         modelPixelMax: model.inputRange?.[1] ?? 1,
         clampOutput: true,
       }),

@@ -18,7 +18,7 @@ import type { ConstantTensor, TfjsGraph, TfjsGraphNode } from './tfjs-graph.js';
  * range; its outputs' shapes are left open, as this lowering does not track shapes.
  */
 
-export interface TfjsNhwcConversionOptions {
+export interface TfjsGraphNhwcConversionOptions {
   /** ONNX output name → TensorFlow node name. */
   outputs: Readonly<Record<string, string>>;
   /** A fixed [height, width] lets onnxruntime fold all shape arithmetic; without it the model takes any size. */
@@ -59,7 +59,7 @@ export function unsupportedNhwcOps(graph: TfjsGraph, outputs: readonly string[])
   return missing;
 }
 
-export function tfjsGraphModelToOnnxNhwc(graph: TfjsGraph, options: TfjsNhwcConversionOptions): Uint8Array {
+export function tfjsGraphModelToOnnxNhwc(graph: TfjsGraph, options: TfjsGraphNhwcConversionOptions): Uint8Array {
   const lowering = new NhwcLowering(graph, options);
   const order = reachable(graph, Object.values(options.outputs));
   const missing = unsupportedNhwcOps(graph, Object.values(options.outputs));
@@ -117,7 +117,7 @@ class NhwcLowering {
 
   constructor(
     private readonly graph: TfjsGraph,
-    private readonly options: TfjsNhwcConversionOptions,
+    private readonly options: TfjsGraphNhwcConversionOptions,
   ) {}
 
   ref(reference: string): Value {

@@ -3,7 +3,7 @@ import { decodeTfjsWeights, type WeightsManifestEntry, type WeightsManifestGroup
 /**
  * A TensorFlow.js graph model (model.json of format "graph-model" + weight shards) read into plain data: the
  * TensorFlow nodes with their attributes decoded, and the value of every Const node. Nothing is interpreted here;
- * tfjs-graph-to-onnx.ts gives the ops their meaning.
+ * tfjs-graph-to-onnx.ts and tfjs-graph-nhwc-to-onnx.ts give the ops their meaning.
  */
 export interface TfjsGraph {
   nodes: ReadonlyMap<string, TfjsGraphNode>;

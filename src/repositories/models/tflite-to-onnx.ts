@@ -17,7 +17,7 @@ import { tensorFloats, type TfliteActivation, type TfliteModel, type TfliteOpera
 
 const TFLITE_SUPPORTED_OPS: readonly string[] = ['CONV_2D', 'DEPTHWISE_CONV_2D', 'RESHAPE', 'ADD', 'CONCATENATION', 'DEQUANTIZE'];
 
-export interface TfliteToOnnxOptions {
+export interface TfliteConversionOptions {
   /** ONNX output name → TensorFlow Lite tensor name. Default: the model's outputs under their own names. */
   outputs?: Readonly<Record<string, string>>;
   /**
@@ -46,7 +46,7 @@ export function unsupportedTfliteOps(model: TfliteModel): Record<string, number>
   return missing;
 }
 
-export function tfliteToOnnx(model: TfliteModel, options: TfliteToOnnxOptions = {}): Uint8Array {
+export function tfliteToOnnx(model: TfliteModel, options: TfliteConversionOptions = {}): Uint8Array {
   const missing = unsupportedTfliteOps(model);
   if (Object.keys(missing).length > 0) throw new Error(`unsupported TensorFlow Lite ops: ${JSON.stringify(missing)}`);
   if (model.inputs.length !== 1) throw new Error(`expected one input, found ${model.inputs.length}`);

@@ -8,7 +8,7 @@ import type { Activation, TfjsLayer, TfjsLayersGraph, WeightTensor } from './tfj
 /** Name of the ONNX model's one output; it and the input are float32 NCHW [batch, channels, height, width]. */
 export const ONNX_OUTPUT_NAME = 'upscaled';
 
-export interface OnnxConversionOptions {
+export interface TfjsLayersConversionOptions {
   /**
    * The value the tfjs model takes for full intensity: 1 for UpscalerJS's RRDN models (thick, gans),
    * 255 for its RDN ones (medium, slim, div2k, psnr-small). The ONNX model always works in [0, 1].
@@ -19,10 +19,11 @@ export interface OnnxConversionOptions {
 }
 
 /**
- * Lowers a tfjs layers graph to a serialized ONNX model with dynamic batch, height and width.
- * Layout changes happen here, once: kernels HWIO → OIHW, channel axis 3 → 1.
+ * Lowers a TensorFlow.js layers model (as read by tfjs-layers.ts) to a serialized ONNX model with dynamic batch,
+ * height and width. Layout changes happen here, once: kernels HWIO → OIHW, channel axis 3 → 1. Graph models have
+ * their own converters: tfjs-graph-to-onnx.ts and tfjs-graph-nhwc-to-onnx.ts.
  */
-export function tfjsGraphToOnnx(graph: TfjsLayersGraph, options: OnnxConversionOptions = {}): Uint8Array {
+export function tfjsLayersModelToOnnx(graph: TfjsLayersGraph, options: TfjsLayersConversionOptions = {}): Uint8Array {
   const builder = new LayersGraphBuilder();
   const pixelMax = options.modelPixelMax ?? 1;
   for (const layer of graph.layers) {
