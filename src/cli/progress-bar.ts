@@ -31,8 +31,10 @@ export class ProgressBar {
     const clamped = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
     const percent = Math.floor(clamped * 100);
     if (this.stream.isTTY) {
-      const filled = Math.round(clamped * BAR_WIDTH);
-      const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
+      // The line must fit the terminal, or each redraw would start a new line.
+      const width = Math.max(5, Math.min(BAR_WIDTH, (this.stream.columns ?? 80) - this.label.length - 18));
+      const filled = Math.round(clamped * width);
+      const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
       this.stream.write(`\r\x1b[2K${this.label}  [${bar}] ${String(percent).padStart(3)}%  ${this.elapsed()}`);
       this.drawn = true;
       return;
