@@ -1,5 +1,15 @@
-// Worker threads do not inherit the TypeScript loader of the main thread on Node 20, so each registers it itself.
-import { register } from 'tsx/esm/api';
+// Entry point of every worker thread; worker-pool starts it from the directory the pool itself was loaded from.
+// In dist/ the build has put the compiled worker-thread.js beside this file (scripts/build.mjs copies this file
+// unchanged). In src/ there is only worker-thread.ts, and on Node 20 a worker does not inherit the main thread's
+// module hooks, so it registers tsx's loader itself (docs/decisions/0009-run-a-compiled-build.md).
+import { existsSync } from 'node:fs';
 
-register();
-await import('./worker-thread.ts');
+const compiled = new URL('./worker-thread.js', import.meta.url);
+if (existsSync(compiled)) {
+  process.setSourceMapsEnabled(true);
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./worker-thread.ts');
+}
