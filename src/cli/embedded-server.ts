@@ -25,15 +25,26 @@ export interface EmbeddedServer {
 }
 
 /**
+ * The models directory the service would use (ROOMCRAFT_MODEL_DIR, else ROOMCRAFT_DATA_DIR/models, else
+ * ./data/models), except that without either variable and without ./data/models it takes this checkout's
+ * data/models: after `npm start` in the checkout, `roomcraft run` works from any directory.
+ */
+async function modelsDirOf(env: Env): Promise<string> {
+  const configured = loadConfig(env).models.cacheDir;
+  if (env.ROOMCRAFT_MODEL_DIR || env.ROOMCRAFT_DATA_DIR) return configured;
+  const here = await fs.readdir(configured).then((entries) => entries.length > 0, () => false);
+  return here ? configured : loadConfig({ ...env, ROOMCRAFT_DATA_DIR: INSTALL_DATA_DIR }).models.cacheDir;
+}
+
+/**
  * The whole service inside this process for one `roomcraft run`, reached without a socket. It reads the models of
- * the configured model directory (ROOMCRAFT_MODEL_DIR, else ROOMCRAFT_DATA_DIR/models, else the repository's
- * data/models that `roomcraft models install` fills) and every other setting of the environment, but keeps its jobs
+ * modelsDirOf() and every other setting of the environment, but keeps its jobs
  * in a temporary SQLite database with a test key of its own, removed when it closes: a running `roomcraft serve` on
  * the same database would otherwise see its pending jobs taken over by this process at start, and each run would
  * leave a key and a job behind.
  */
 export async function startEmbeddedServer(env: Env): Promise<EmbeddedServer> {
-  const modelsDir = loadConfig({ ROOMCRAFT_DATA_DIR: INSTALL_DATA_DIR, ...env }).models.cacheDir;
+  const modelsDir = await modelsDirOf(env);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'roomcraft-run-'));
   try {
     const config = loadConfig({

@@ -31,15 +31,16 @@ or an http(s) URL that the service fetches itself.
 Where it runs:
   no --server   the service starts inside this command: the same code as \`roomcraft serve\`, nothing else needs to
                 run. It uses the models of \`roomcraft models install\` (ROOMCRAFT_MODEL_DIR, else
-                ROOMCRAFT_DATA_DIR/models, else this checkout's data/models) and the other ROOMCRAFT_* settings, but a
-                temporary database and a test key of its own, removed afterwards: it never touches the jobs or keys
-                of a service you run, and no credits are counted.
+                ROOMCRAFT_DATA_DIR/models, else ./data/models, else this checkout's data/models) and the other
+                ROOMCRAFT_* settings, but a temporary database and a test key of its own, removed afterwards: it
+                never touches the jobs or keys of a service you run, and no credits are counted.
   --server URL  the service at URL (or ROOMCRAFT_URL), with --key KEY (or ROOMCRAFT_API_KEY); make a key with
                 \`roomcraft keys create --email you@example.com --kind test\`.
 
 While the job runs, its progress is shown on stderr. Then its metadata goes to stdout: job id, mode, time, credits
 (when the server reports them) and what the operation reports (engine used, objects removed, faces and plates
-blurred, sky replaced); with --json, as one JSON object {"file": …, "job": …}.
+blurred, sky replaced); with --json, as one JSON object {"file": …, "job": …} ({"job": …} for a failed job,
+{"problem": …} for a refused request).
 
 Fields, per operation, [optional] (--name value or --name=value; --style-id, --styleId and --style_id are the same field; a
 boolean alone means true, --no-NAME false; numbers and booleans are sent as such):
@@ -105,7 +106,10 @@ export async function runCommand(argv: readonly string[], env: Env, io: RunIo = 
       const embedded = await startEmbeddedServer(env);
       closeServer = embedded.close;
       client = embedded.client;
-      io.stderr.write(`roomcraft run: models from ${embedded.modelsDir}\n`);
+      const installed = await fs.readdir(embedded.modelsDir).then((entries) => entries.length > 0, () => false);
+      io.stderr.write(
+        `roomcraft run: models from ${embedded.modelsDir}${installed ? '' : ' (none there yet: roomcraft models install)'}\n`,
+      );
     }
     return await runJob(new RoomcraftClient(client), args, body, io, controller.signal, server ? POLL_REMOTE_MS : POLL_EMBEDDED_MS);
   } catch (error) {
