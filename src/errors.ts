@@ -61,6 +61,8 @@ export const ERROR_TITLES = {
   job_aborted: 'The job was aborted',
   processing_failed: 'Processing failed',
   payload_too_large: 'Request body too large',
+  unsupported_media_type: 'The request body must be JSON',
+  origin_not_allowed: 'This origin may not call the API from a browser',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
 } as const;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { createAddressPolicy } from '../security/address-policy.js';
 
 /**
  * Every tunable of the service, validated once at boot. Defaults are documented in docs/configuration.md;
@@ -20,6 +21,10 @@ export const ConfigSchema = Type.Object({
   /** PostgreSQL schema (search_path) to use; lets tests run side by side in one database. */
   databaseSchema: Type.Optional(Type.String()),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  cors: Type.Object({
+    /** Exact origins (`https://app.example.com`) whose browser pages may call the API; none by default. */
+    origins: Type.Array(Type.String()),
+  }),
   rateLimit: Type.Object({
     perMinute: Type.Integer({ minimum: 1 }),
   }),
@@ -57,6 +62,12 @@ export const ConfigSchema = Type.Object({
   idempotencyTtlHours: Type.Number({ exclusiveMinimum: 0 }),
   models: Type.Object({
     cacheDir: Type.String(),
+    /**
+     * Whether an operation whose model is missing may answer with a lesser engine (Lanczos-3 instead of a network,
+     * the classical retouch instead of the learned one, ...). Off: it answers 503 naming the model. On: the result
+     * says which fallback ran and why, in the job's `result.fallbacks` and the X-Roomcraft-Degraded header.
+     */
+    allowFallbacks: Type.Boolean(),
   }),
 });
 
@@ -82,7 +93,33 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
 export class ConfigError extends Error {}
+
+/**
+ * An origin as browsers send it in `Origin`: scheme, host and port only (`https://app.example.com`,
+ * `http://localhost:5173`), compared exactly. A wildcard is refused: an API key used from a browser page is visible
+ * to everyone who opens that page, so each origin is a decision.
+ */
+function checkOrigin(origin: string): string | undefined {
+  if (origin === '*') return 'a wildcard is not accepted; list each origin';
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return 'is not an origin such as https://app.example.com';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  if (url.origin !== origin) return `is not an exact origin (scheme://host[:port], no path or trailing slash): did you mean ${url.origin}?`;
+  return undefined;
+}
 
 /** Builds the config from environment variables, then applies overrides (used by tests and the CLI). */
 export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): Config {
@@ -97,6 +134,7 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.ROOMCRAFT_DATABASE_SCHEMA || undefined,
     logLevel: (env.LOG_LEVEL ?? 'info') as Config['logLevel'],
+    cors: { origins: list(env.ROOMCRAFT_CORS_ORIGINS) },
     rateLimit: { perMinute: int(env, 'ROOMCRAFT_RATE_LIMIT_PER_MINUTE', 120) },
     fetch: {
       allow: list(env.ROOMCRAFT_FETCH_ALLOW),
@@ -128,12 +166,24 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
       pollIntervalMs: int(env, 'ROOMCRAFT_WEBHOOK_POLL_MS', 1_000),
     },
     idempotencyTtlHours: int(env, 'ROOMCRAFT_IDEMPOTENCY_TTL_HOURS', 24),
-    models: { cacheDir: path.resolve(env.ROOMCRAFT_MODEL_DIR ?? path.join(dataDir, 'models')) },
+    models: {
+      cacheDir: path.resolve(env.ROOMCRAFT_MODEL_DIR ?? path.join(dataDir, 'models')),
+      allowFallbacks: bool(env, 'ROOMCRAFT_ALLOW_MODEL_FALLBACKS', false),
+    },
   };
   const config = deepMerge(base, overrides) as Config;
   const errors = [...Value.Errors(ConfigSchema, config)];
   if (errors.length > 0) {
     throw new ConfigError(`invalid configuration: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+  }
+  for (const origin of config.cors.origins) {
+    const problem = checkOrigin(origin);
+    if (problem) throw new ConfigError(`ROOMCRAFT_CORS_ORIGINS: "${origin}" ${problem}`);
+  }
+  try {
+    createAddressPolicy(config.fetch.allow);
+  } catch (error) {
+    throw new ConfigError(`ROOMCRAFT_FETCH_ALLOW: ${(error as Error).message}`);
   }
   return config;
 }

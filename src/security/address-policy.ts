@@ -89,7 +89,7 @@ function parseRange(entry: string): AddressRange | undefined {
     try {
       return ipaddr.parseCIDR(entry);
     } catch {
-      throw new Error(`fetch allow list: "${entry}" is not a valid CIDR`);
+      throw new Error(`"${entry}" is not a valid CIDR (such as 10.0.0.0/8, 127.0.0.1/32 or fd00::/8)`);
     }
   }
   const address = parseAddress(entry);

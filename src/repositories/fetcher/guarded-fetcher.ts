@@ -176,9 +176,24 @@ function redirectTarget(from: URL, location: string | undefined, status: number)
   }
 }
 
+/**
+ * The refusal names the host the client gave, never what it resolved to (that would map the internal network), and
+ * says how an operator opens it, since the first URL a new user tries is often one on their own machine.
+ */
 function refused(host: string): AppError {
-  // Names the host the client gave, never what it resolved to: that would map the internal network.
-  return new AppError('fetch_refused', 400, `The address of ${host} is not allowed`);
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const version = net.isIP(bare);
+  const why =
+    version === 0
+      ? 'it resolves to a private, loopback or other non-public address'
+      : 'private, loopback, link-local and other non-public addresses are refused';
+  const example = version === 4 ? `${bare}/32` : version === 6 ? `${bare}/128` : bare;
+  return new AppError(
+    'fetch_refused',
+    400,
+    `The address of ${host} is not allowed: ${why}. The operator can open it with ROOMCRAFT_FETCH_ALLOW, a ` +
+      `comma-separated list of CIDRs, IP addresses or host names (e.g. ROOMCRAFT_FETCH_ALLOW=${example})`,
+  );
 }
 
 function tooLarge(maxBytes: number, host: string): AppError {
