@@ -6,7 +6,8 @@ import type { JobRepository, JobRow } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { LocalStorage } from '../repositories/storage.js';
 import type { KeyOwner } from '../repositories/user-repository.js';
-import type { Operation } from './operations/operation.js';
+import type { AnyOperation } from './operations/operation.js';
+import type { ModelFallback } from './operations/model-policy.js';
 import type { JobEvents } from './job-events.js';
 
 /** The common fields of every processing request; the rest are the operation's parameters. */
@@ -49,7 +50,7 @@ export class JobService {
     },
   ) {}
 
-  async submit(owner: KeyOwner, operation: Operation, body: ProcessingBody, idempotencyKey?: string): Promise<Submitted> {
+  async submit(owner: KeyOwner, operation: AnyOperation, body: ProcessingBody, idempotencyKey?: string): Promise<Submitted> {
     const { url, mask, webhook, ...params } = body;
     const now = new Date();
     const requestHash = hashRequest(operation.name, body);
@@ -152,7 +153,8 @@ export class JobService {
     return { base64: bytes.toString('base64'), status: 'success' };
   }
 
-  acknowledgement(job: JobRow, operation: Operation): Record<string, string | number> {
+  /** The pending acknowledgement: `status`, `id`, the operation's declared fields, `mode`, in the spec's order. */
+  acknowledgement(job: JobRow, operation: AnyOperation): Record<string, unknown> {
     const request = JSON.parse(job.request) as StoredRequest;
     return {
       status: 'pending',
@@ -176,6 +178,13 @@ export class JobService {
     if (!job) return undefined;
     return { job, replayed: true };
   }
+}
+
+/** The fallbacks a settled job's result records (models that were missing, and what ran instead); none for most. */
+export function fallbacksOf(job: JobRow): ModelFallback[] {
+  if (!job.result) return [];
+  const { fallbacks } = JSON.parse(job.result) as { fallbacks?: ModelFallback[] };
+  return Array.isArray(fallbacks) ? fallbacks : [];
 }
 
 function hashRequest(operation: string, body: ProcessingBody): string {

@@ -19,6 +19,15 @@ export interface StatusSnapshot {
   jobs: { pending: number; success: number; failed: number };
   operations: { name: string; path: string; mode: string; available: boolean }[];
   models: { name: string; present: boolean; verified: boolean; loaded: boolean; licence: string }[];
+  /** What a missing model means for the answers (see services/operations/model-policy.ts). */
+  modelFallbacks: {
+    /** ROOMCRAFT_ALLOW_MODEL_FALLBACKS. */
+    allowed: boolean;
+    /** Registry models that are not on disk. */
+    missing: string[];
+    /** In words. */
+    effect: string;
+  };
 }
 
 export interface WorkerStats {
@@ -42,6 +51,8 @@ export class StatusService {
       models: () => Promise<ModelStatus[]>;
       /** Names of the models some worker thread has loaded. Default: none. */
       loadedModels?: () => ReadonlySet<string>;
+      /** Whether operations may answer with a fallback when a model is missing. Default: no. */
+      allowFallbacks?: boolean;
     },
   ) {}
 
@@ -73,6 +84,19 @@ export class StatusService {
       jobs: jobs.counts,
       operations: OPERATIONS.map((op) => ({ name: op.name, path: `/v1/${op.name}`, mode: op.mode, available: Boolean(op.run) })),
       models: models.map(({ name, present, verified, licence }) => ({ name, present, verified, loaded: loaded.has(name), licence })),
+      modelFallbacks: modelFallbacks(this.deps.allowFallbacks ?? false, models.filter((m) => !m.present).map((m) => m.name)),
     };
   }
+}
+
+function modelFallbacks(allowed: boolean, missing: string[]): StatusSnapshot['modelFallbacks'] {
+  const effect =
+    missing.length === 0
+      ? 'every model is installed'
+      : allowed
+        ? 'a job that needs a missing model runs with its fallback (Lanczos-3 instead of a network, ...), and its result ' +
+          'and the X-Roomcraft-Degraded header say so; a model without a fallback still answers 503'
+        : 'a job that needs a missing model answers 503 service_unavailable naming it; install the models with ' +
+          '"roomcraft models install", or allow fallbacks with ROOMCRAFT_ALLOW_MODEL_FALLBACKS=true';
+  return { allowed, missing, effect };
 }

@@ -13,6 +13,11 @@ export const creativeRedesign = defineOperation({
     styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
     roomId: Type.String({ minLength: 1, description: 'Room id from GET /v1/rooms.' }),
   }),
+  acknowledgementFields: Type.Object({
+    styleId: Type.String({ description: 'Echo of the request.' }),
+    roomId: Type.String({ description: 'Echo of the request.' }),
+    creativity: Type.Number({ description: 'The creativity level the service applies.' }),
+  }),
   acceptsMask: false,
   credits: () => 1,
   validate: (params, catalog) => [...checkStyle(catalog, params.styleId), ...checkRoom(catalog, params.roomId)],

@@ -36,6 +36,7 @@ export const declutter = defineOperation({
   acceptsMask: true,
   credits: (_params, hasMask) => (hasMask ? 1 : 2),
   // The spec lists skyId in this acknowledgement without a request field for it; we echo the catalog's default sky.
+  acknowledgementFields: Type.Object({ skyId: Type.String({ description: 'The catalog’s default sky.' }) }),
   acknowledgement: (_params, catalog) => ({ skyId: catalog.defaultSky.id }),
   run: async ({ image, mask }, context) => {
     const lines = await chooseLineSources(context.models);

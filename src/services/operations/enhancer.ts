@@ -5,6 +5,7 @@ import { replaceSky } from '../../vision/sky/replace-sky.js';
 import { defineOperation } from './define.js';
 import type { ImageModels } from '../image-models.js';
 import { requireDetector } from './require-detector.js';
+import { missingForFallback } from './model-policy.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { learnedRetouch } from '../enhance/learned-retouch.js';
 import { applyPrivacy } from '../privacy/apply-privacy.js';
@@ -14,6 +15,7 @@ const LEARNED_RETOUCH_MODEL = 'maxim-retouching';
 /** The network's side: its cost grows fast with size (128 px ≈ 3 s, 256 px ≈ 21 s on one core). */
 const LEARNED_RETOUCH_SIDE = 128;
 
+/** Privacy has no fallback: a photo asked to be blurred is never returned unblurred, so a missing detector is a 503. */
 async function privacyModels(models: ImageModels): Promise<PrivacyModels> {
   const [faces, vehicles, text] = await Promise.all([
     requireDetector(models, PRIVACY_MODEL_NAMES.faces),
@@ -40,15 +42,19 @@ export const enhancer = defineOperation({
       }),
     ),
   }),
+  acknowledgementFields: Type.Object({}),
   acceptsMask: false,
   credits: () => 1,
   acknowledgement: () => ({}),
   run: async ({ image, params }, context) => {
     const result: Record<string, unknown> = {};
     let output: RawImage;
-    // MAXIM retouches colour; a greyscale photo goes through the classical pipeline, and the job says so.
+    // MAXIM retouches colour; a greyscale photo goes through the classical pipeline, and the job says so. Without
+    // the model: a 503, or where the operator allows fallbacks the classical pipeline, recorded in the result.
     const learnedWanted = params.retouch === 'learned';
-    if (learnedWanted && image.channels >= 3) {
+    const learnedUsable =
+      learnedWanted && image.channels >= 3 && (await missingForFallback(context.models, [LEARNED_RETOUCH_MODEL], 'classical')).length === 0;
+    if (learnedUsable) {
       const learned = await learnedRetouch(image, await requireDetector(context.models, LEARNED_RETOUCH_MODEL), {
         longSide: LEARNED_RETOUCH_SIDE,
       });
@@ -62,7 +68,7 @@ export const enhancer = defineOperation({
         engine: 'classical',
         whiteBalanceGains: whiteBalance?.gains ?? null,
         exposureStops: tone.exposureStops,
-        ...(learnedWanted ? { learnedSkipped: 'greyscale' } : {}),
+        ...(learnedWanted ? { learnedSkipped: image.channels >= 3 ? 'model_missing' : 'greyscale' } : {}),
       };
     }
     context.progress(0.5);

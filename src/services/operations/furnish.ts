@@ -16,6 +16,10 @@ export const furnish = defineOperation({
       Type.Boolean({ description: 'Leave windows and doors untouched. Ignored when a mask is given.' }),
     ),
   }),
+  acknowledgementFields: Type.Object({
+    styleId: Type.String({ description: 'Echo of the request.' }),
+    roomId: Type.Optional(Type.String({ description: 'Echo of the request, when it carried `roomId`.' })),
+  }),
   acceptsMask: true,
   credits: () => 1,
   validate: (params, catalog) => {

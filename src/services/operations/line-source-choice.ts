@@ -1,3 +1,4 @@
+import { missingForFallback } from './model-policy.js';
 import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource, type TensorModel } from '../geometry/line-sources.js';
 
 /** What the choice needs of the models: the service's ImageModels and the CLI's ModelRuntime both have it. */
@@ -22,7 +23,8 @@ export interface ChosenLines {
  * focal length where M-LSD's structural lines are few) unless `lsdForVanishingPoints` is false; LSD alone otherwise.
  */
 export async function chooseLineSources(models: LineModels, lsdForVanishingPoints = true): Promise<ChosenLines> {
-  if (!(await models.isInstalled(MLSD_MODEL))) return { layout: lsdLineSource(), name: 'lsd', mlsd: false };
+  // In the service, LSD alone is a fallback: a 503 unless the operator allows fallbacks (./model-policy.ts).
+  if ((await missingForFallback(models, [MLSD_MODEL], 'lsd')).length > 0) return { layout: lsdLineSource(), name: 'lsd', mlsd: false };
   const layout = mlsdLineSource(await models.detectorSession(MLSD_MODEL), { inputSize: MLSD_INPUT_SIZE });
   if (!lsdForVanishingPoints) return { layout, name: MLSD_MODEL, mlsd: true };
   return { layout, vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd`, mlsd: true };

@@ -1,4 +1,5 @@
-import type { Operation } from './operation.js';
+import type { AnyOperation } from './operation.js';
+import { erase } from './define.js';
 import { creativeRedesign } from './creative-redesign.js';
 import { furnish } from './furnish.js';
 import { smartStagingV1, smartStagingV2 } from './smart-staging.js';
@@ -6,20 +7,20 @@ import { declutter } from './declutter.js';
 import { upscale, upscaleAdvanced } from './upscale.js';
 import { enhancer } from './enhancer.js';
 
-/** Every processing operation of the API, in the spec's order. */
-export const OPERATIONS: readonly Operation[] = [
-  creativeRedesign,
-  furnish,
-  smartStagingV2,
-  smartStagingV1,
-  declutter,
-  upscale,
-  upscaleAdvanced,
-  enhancer,
-] as unknown as readonly Operation[];
+/** Every processing operation of the API, in the spec's order, in the form the routes, the worker and the status page use. */
+export const OPERATIONS: readonly AnyOperation[] = [
+  erase(creativeRedesign),
+  erase(furnish),
+  erase(smartStagingV2),
+  erase(smartStagingV1),
+  erase(declutter),
+  erase(upscale),
+  erase(upscaleAdvanced),
+  erase(enhancer),
+];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
 
-export function findOperation(name: string): Operation | undefined {
+export function findOperation(name: string): AnyOperation | undefined {
   return byName.get(name);
 }

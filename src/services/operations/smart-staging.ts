@@ -20,6 +20,10 @@ function smartStaging(name: string, summary: string, rooms: readonly string[]) {
       roomId: roomEnum(rooms),
       styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
     }),
+    acknowledgementFields: Type.Object({
+      styleId: Type.String({ description: 'Echo of the request.' }),
+      roomId: Type.String({ description: 'Echo of the request.' }),
+    }),
     acceptsMask: false,
     credits: () => 1,
     validate: (params, catalog) => checkStyle(catalog, params.styleId),

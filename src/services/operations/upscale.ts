@@ -23,7 +23,6 @@ function runWith(plans: Readonly<Record<number, UpscalePlan>>) {
       onProgress: context.progress,
       signal: context.signal,
     });
-    if (outcome.result.fallback) context.logger.warn({ fallback: outcome.result.fallback }, 'upscaled with Lanczos-3');
     context.progress(1);
     return outcome;
   };
@@ -34,6 +33,7 @@ export const upscale = defineOperation({
   mode: 'upscale',
   summary: 'Raises the resolution of an image by 2 or 3 with a super-resolution network.',
   params: Type.Object({ scale: scaleSchema([2, 3]) }),
+  acknowledgementFields: Type.Object({}),
   acceptsMask: false,
   credits: () => 1,
   acknowledgement: () => ({}),
@@ -46,6 +46,7 @@ export const upscaleAdvanced = defineOperation({
   mode: 'upscale',
   summary: 'Upscales by 2, 4 or 6 with the highest-fidelity networks.',
   params: Type.Object({ scale: scaleSchema([2, 4, 6]) }),
+  acknowledgementFields: Type.Object({}),
   acceptsMask: false,
   credits: () => 2,
   acknowledgement: () => ({}),

@@ -4,6 +4,7 @@ import { splitAlpha, joinAlpha, greyToRgb, rgbToGrey } from '../../vision/channe
 import type { ImageModels } from '../image-models.js';
 import { upscaleTiled } from './tiled-upscale.js';
 import { backProject } from './back-projection.js';
+import { missingForFallback } from '../operations/model-policy.js';
 
 /** The networks an endpoint chains for one scale; their product may exceed the scale, then Lanczos brings it down. */
 export interface UpscalePlan {
@@ -20,7 +21,8 @@ export interface UpscaleOutcome {
 /**
  * Upscales by `scale` with the plan's networks, tile by tile. Colour goes through the networks (grey as three equal
  * channels); alpha is resampled with Lanczos-3 on its own, since the networks were trained on opaque photos.
- * When a model is missing, the whole image falls back to Lanczos-3 and the result says so.
+ * When a model is missing, the service answers 503 unless the operator allows fallbacks (../operations/model-policy.ts);
+ * then, as outside the service, the whole image falls back to Lanczos-3 and the result says so.
  */
 export async function upscaleWithModels(
   image: RawImage,
@@ -29,8 +31,8 @@ export async function upscaleWithModels(
   models: ImageModels,
   options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
 ): Promise<UpscaleOutcome> {
-  const missing = [];
-  for (const { name } of plan.models) if (!(await models.isInstalled(name))) missing.push(name);
+  // In the service a missing model is a 503 unless the operator allows fallbacks, which are then recorded.
+  const missing = await missingForFallback(models, plan.models.map((m) => m.name), 'lanczos3');
   if (missing.length > 0) {
     return {
       image: resizeLanczos3(image, image.width * scale, image.height * scale),
