@@ -28,8 +28,10 @@ import { registerProblemDetails } from './http/plugins/problem-details.js';
 import { registerAuthentication } from './http/plugins/authentication.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
+import { registerCors } from './http/plugins/cors.js';
+import { EXPECTED } from './http/validation-messages.js';
 import { ProblemSchema } from './http/schemas/problem.js';
-import { AcknowledgementSchema, JobSchema, SyncResultSchema } from './http/schemas/job.js';
+import { JobSchema, SyncResultSchema } from './http/schemas/job.js';
 import { registerOperationRoutes } from './http/routes/operation-routes.js';
 import { registerJobRoutes } from './http/routes/job-routes.js';
 import { registerCatalogRoutes } from './http/routes/catalog-routes.js';
@@ -112,6 +114,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     }),
     models: () => models.list(),
     loadedModels: () => worker?.pool.loadedModels ?? new Set<string>(),
+    allowFallbacks: config.models.allowFallbacks,
   });
 
   const app = Fastify({
@@ -123,18 +126,25 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
     requestIdHeader: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true } },
+    // verbose: validation errors carry the failing schema and value, so each field gets one message in words
+    // (http/validation-messages.ts); EXPECTED is an annotation those messages read.
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true, verbose: true, keywords: [EXPECTED] },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerProblemDetails(app);
+  // Request bodies are JSON and nothing else: a text/plain body is a 415, as for any other media type.
+  app.removeContentTypeParser('text/plain');
   app.addSchema(ProblemSchema);
   app.addSchema(JobSchema);
   app.addSchema(SyncResultSchema);
-  app.addSchema(AcknowledgementSchema);
   await registerOpenApi(app, config, VERSION);
+  // Before authentication and rate limiting: a browser's preflight carries no API key.
+  registerCors(app, config.cors.origins);
   registerAuthentication(app, keys);
   registerRateLimit(app, config.rateLimit.perMinute);
   registerOperationRoutes(app, { jobs, catalog });

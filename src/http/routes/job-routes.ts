@@ -2,12 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { HttpApp } from '../http-app.js';
 import { AppError } from '../../errors.js';
 import type { Config } from '../../config/config.js';
-import type { JobService } from '../../services/job-service.js';
+import { fallbacksOf, type JobService } from '../../services/job-service.js';
+import { setDegradedHeader } from '../job-headers.js';
 import type { JobRepository } from '../../repositories/job-repository.js';
 import type { LocalStorage } from '../../repositories/storage.js';
 import { toJobView } from '../../services/job-view.js';
 import { requireOwner } from '../plugins/authentication.js';
 import { COMMON_PROBLEMS, PROBLEM_REF } from '../schemas/problem.js';
+import { EXPECTED } from '../validation-messages.js';
 
 const OUTPUT_FILE = '^[0-9a-f]{32}\\.[a-z]{3,4}$';
 
@@ -23,13 +25,28 @@ export function registerJobRoutes(
         summary: 'State and result of an asynchronous job.',
         security: [{ bearerAuth: [] }],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 200: Type.Ref('Job'), ...COMMON_PROBLEMS, 404: PROBLEM_REF },
+        response: {
+          200: {
+            description: 'The job.',
+            headers: {
+              'X-Roomcraft-Degraded': {
+                type: 'string',
+                description: 'Present when the result was made with a fallback for a missing model; see `result.fallbacks`.',
+              },
+            },
+            content: { 'application/json': { schema: Type.Ref('Job') } },
+          },
+          ...COMMON_PROBLEMS,
+          404: PROBLEM_REF,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const owner = requireOwner(request);
       const { id } = request.params as { id: string };
-      return toJobView(await deps.jobs.getForOwner(owner, id), deps.config.publicUrl);
+      const job = await deps.jobs.getForOwner(owner, id);
+      setDegradedHeader(reply, fallbacksOf(job));
+      return toJobView(job, deps.config.publicUrl);
     },
   );
 
@@ -40,7 +57,7 @@ export function registerJobRoutes(
       schema: {
         tags: ['jobs'],
         summary: 'A result image, as linked from a job’s `output`.',
-        params: Type.Object({ file: Type.String({ pattern: OUTPUT_FILE }) }),
+        params: Type.Object({ file: Type.String({ pattern: OUTPUT_FILE, [EXPECTED]: 'a file name as given in a job’s `output`' }) }),
         response: { 404: PROBLEM_REF },
       },
     },

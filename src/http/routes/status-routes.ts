@@ -16,6 +16,14 @@ const StatusSchema = Type.Object({
   models: Type.Array(
     Type.Object({ name: Type.String(), present: Type.Boolean(), verified: Type.Boolean(), loaded: Type.Boolean(), licence: Type.String() }),
   ),
+  modelFallbacks: Type.Object(
+    {
+      allowed: Type.Boolean({ description: 'ROOMCRAFT_ALLOW_MODEL_FALLBACKS.' }),
+      missing: Type.Array(Type.String(), { description: 'Models of the registry that are not installed.' }),
+      effect: Type.String({ description: 'What a missing model means for the answers.' }),
+    },
+    { description: 'Whether a missing model makes a 503 or a result made with a fallback that says so.' },
+  ),
 });
 
 export function registerStatusRoutes(app: HttpApp, status: StatusService): void {
@@ -71,6 +79,9 @@ td,th{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left}
     s.operations.map((op) => [`<code>POST ${escapeHtml(op.path)}</code>`, escapeHtml(op.mode), badge(op.available, 'available', 'not built yet (501)')]),
   )}</table>
 <h2>Models</h2>
+<p>Missing models: ${
+    s.modelFallbacks.missing.length === 0 ? 'none' : escapeHtml(s.modelFallbacks.missing.join(', '))
+  }. Fallbacks ${badge(!s.modelFallbacks.allowed, 'not allowed', 'allowed')}: ${escapeHtml(s.modelFallbacks.effect)}.</p>
 ${
   s.models.length === 0
     ? '<p class="muted">No models are registered.</p>'

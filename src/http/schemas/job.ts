@@ -1,4 +1,5 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
+import type { AnyOperation } from '../../services/operations/operation.js';
 
 export const JobSchema = Type.Object(
   {
@@ -25,16 +26,19 @@ export const SyncResultSchema = Type.Object(
   { $id: 'SyncResult' },
 );
 
-/** The pending acknowledgement; which optional fields appear depends on the endpoint, as the spec lists them. */
-export const AcknowledgementSchema = Type.Object(
-  {
-    status: Type.Literal('pending'),
-    id: Type.String({ description: 'Job id, for GET /v1/job/{id}.' }),
-    styleId: Type.Optional(Type.String()),
-    roomId: Type.Optional(Type.String()),
-    creativity: Type.Optional(Type.Number()),
-    skyId: Type.Optional(Type.String()),
-    mode: Type.String(),
-  },
-  { $id: 'Acknowledgement' },
-);
+/**
+ * The pending acknowledgement of one operation: `status`, `id`, the fields the operation module declares (the spec's
+ * per-endpoint list), then `mode`. Built from the module, so a field it returns cannot be dropped by the serializer
+ * without the module declaring it, and the OpenAPI document shows each endpoint's own fields.
+ */
+export function acknowledgementSchema(operation: AnyOperation): TObject {
+  return Type.Object(
+    {
+      status: Type.Literal('pending'),
+      id: Type.String({ description: 'Job id, for GET /v1/job/{id}.' }),
+      ...operation.acknowledgementFields.properties,
+      mode: Type.Literal(operation.mode, { description: 'The spec’s value for this endpoint; a fixed label.' }),
+    },
+    { title: `Acknowledgement of ${operation.name}`, additionalProperties: false },
+  );
+}

@@ -28,3 +28,18 @@ export const COMMON_PROBLEMS = {
 } as const;
 
 export const PROBLEM_REF = ref;
+
+/** How a response header field is documented in the OpenAPI document. */
+export interface HeaderDoc {
+  type: 'string';
+  description: string;
+}
+
+/** A problem response in the OpenAPI content form: its media type is application/problem+json, with header fields. */
+export function problemResponse(description: string, headers?: Record<string, HeaderDoc>) {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/problem+json': { schema: ref } },
+  };
+}
