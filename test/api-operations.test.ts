@@ -93,7 +93,7 @@ describe('processing endpoints', () => {
   it('requires url, and refuses other schemes', async () => {
     const missing = await post('/v1/upscale', {});
     assert.equal(missing.statusCode, 400);
-    assert.deepEqual(missing.json().errors, [{ field: '/url', message: 'is required' }]);
+    assert.deepEqual(missing.json().errors, [{ field: '/url', message: 'url is required' }]);
     const ftp = await post('/v1/upscale', { url: 'ftp://example.com/a.png' });
     assert.equal(ftp.statusCode, 400);
     const enhancer = await post('/v1/enhancer', { sky_fix: true });
@@ -314,9 +314,9 @@ describe('upscaling engines', () => {
     }
   });
 
-  it('falls back to Lanczos-3 when a model is not installed, and says so in the job', async () => {
+  it('falls back to Lanczos-3 when a model is not installed and fallbacks are allowed, and says so in the job', async () => {
     const emptyCache = fs.mkdtempSync(path.join(os.tmpdir(), 'roomcraft-no-models-'));
-    const t = await startTestApp({ models: { cacheDir: emptyCache } });
+    const t = await startTestApp({ models: { cacheDir: emptyCache, allowFallbacks: true } });
     try {
       const { id } = (
         await t.app.inject({
