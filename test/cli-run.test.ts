@@ -227,6 +227,9 @@ describe('roomcraft run arguments', () => {
     const noKey = await run(['upscale', 'a.jpg'], { ROOMCRAFT_URL: 'http://127.0.0.1:9' });
     assert.equal(noKey.code, 2);
     assert.match(noKey.stderr, /needs an API key: --key KEY or ROOMCRAFT_API_KEY/);
+    const noDirectory = await run(['upscale', 'a.jpg', '-o', path.join(os.tmpdir(), 'no-such-directory-for-roomcraft', 'x.jpg')]);
+    assert.equal(noDirectory.code, 2);
+    assert.match(noDirectory.stderr, /there is no directory/);
     const badServer = await run(['upscale', 'a.jpg', '--server', 'localhost:8080', '--key', 'k']);
     assert.equal(badServer.code, 2);
     assert.match(badServer.stderr, /--server must be an http\(s\) URL/);

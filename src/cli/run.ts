@@ -84,6 +84,12 @@ export async function runCommand(argv: readonly string[], env: Env, io: RunIo = 
     if (!key) return usageError(`${server} needs an API key: --key KEY or ROOMCRAFT_API_KEY`);
   }
 
+  if (args.out) {
+    const directory = path.dirname(path.resolve(args.out));
+    const isDirectory = await fs.stat(directory).then((stat) => stat.isDirectory(), () => false);
+    if (!isDirectory) return usageError(`-o ${args.out}: there is no directory ${directory}`);
+  }
+
   let body: Record<string, unknown>;
   try {
     body = { url: await imageUrl(args.photo), ...args.fields };
@@ -178,7 +184,12 @@ async function runJob(
   if (args.out && path.extname(args.out).slice(1).toLowerCase().replace('jpeg', 'jpg') !== extension) {
     io.stderr.write(`roomcraft run: the result is ${image.contentType}; written to ${args.out} as it is\n`);
   }
-  await fs.writeFile(file, image.bytes);
+  try {
+    await fs.writeFile(file, image.bytes);
+  } catch (error) {
+    io.stderr.write(`roomcraft run: cannot write ${file}: ${(error as Error).message}\n`);
+    return 1;
+  }
   if (args.json) {
     io.stdout.write(`${JSON.stringify({ file, job: job ?? null })}\n`);
   } else {
