@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { dataUrl } from './helpers/fixtures.js';
-import { until } from './helpers/until.js';
+import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const WIDTH = 240;
 const HEIGHT = 180;
@@ -36,10 +36,15 @@ async function objectMask(): Promise<Buffer> {
 
 describe('declutter', () => {
   let t: TestApp;
+  let hooks: WebhookReceiver;
   before(async () => {
     t = await startTestApp();
+    hooks = await startWebhookReceiver();
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await hooks.close();
+  });
 
   it('removes what the mask covers, continues the floor and leaves every other pixel as it was', async () => {
     const input = await roomWithObject();
@@ -98,14 +103,13 @@ describe('declutter', () => {
       method: 'POST',
       url: '/v1/declutter',
       headers: t.auth,
-      payload: { url: dataUrl(input), webhook: 'http://127.0.0.1:9/hook' },
+      payload: { url: dataUrl(input), webhook: hooks.url },
     });
     assert.equal(response.statusCode, 200);
     assert.equal(response.json().mode, 'sunshine');
-    const job = await until(async () => {
-      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
-      return body.status === 'pending' ? undefined : body;
-    }, 60_000);
+    // The webhook announces the job once it has settled; then get-job shows the outcome.
+    await hooks.deliveryFor(response.json().id);
+    const job = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
     assert.equal(job.status, 'success', JSON.stringify(job.error));
     assert.equal(job.result.declutter.mode, 'automatic');
     assert.deepEqual(job.result.declutter.removed, []);

@@ -8,18 +8,30 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { startImageServer, type ImageServer } from './helpers/image-server.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
 import { until } from './helpers/until.js';
+import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
+
+/** The job as get-job shows it, once its webhook has announced that it settled. */
+async function settledJob(t: TestApp, hooks: WebhookReceiver, id: string) {
+  await hooks.deliveryFor(id);
+  const response = await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth });
+  assert.equal(response.statusCode, 200);
+  return response.json();
+}
 
 describe('processing endpoints', () => {
   let t: TestApp;
   let images: ImageServer;
+  let hooks: WebhookReceiver;
   before(async () => {
     t = await startTestApp({ image: { maxOutputPixels: 1_000_000 } });
     images = await startImageServer();
+    hooks = await startWebhookReceiver();
   });
   after(async () => {
     await t.close();
     await images.close();
+    await hooks.close();
   });
 
   const post = (path: string, payload: object, headers: Record<string, string> = {}) =>
@@ -137,19 +149,14 @@ describe('processing endpoints', () => {
 
   it('acknowledges at once with a webhook, then get-job shows the result and its output URL serves the image', async () => {
     const url = images.serve('async.jpg', await makeImage(30, 20, 'jpeg'), 'image/jpeg');
-    const response = await post('/v1/upscale', { url, webhook: 'http://127.0.0.1:9/hook' });
+    const response = await post('/v1/upscale', { url, webhook: hooks.url });
     assert.equal(response.statusCode, 200);
     const ack = response.json();
     assert.deepEqual(Object.keys(ack).sort(), ['id', 'mode', 'status']);
     assert.equal(ack.status, 'pending');
     assert.equal(ack.mode, 'upscale');
 
-    const job = await until(async () => {
-      const r = await t.app.inject({ method: 'GET', url: `/v1/job/${ack.id}`, headers: t.auth });
-      assert.equal(r.statusCode, 200);
-      const body = r.json();
-      return body.status === 'pending' ? undefined : body;
-    });
+    const job = await settledJob(t, hooks, ack.id);
     assert.equal(job.status, 'success');
     assert.equal(job.mode, 'upscale');
     assert.match(job.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -168,13 +175,10 @@ describe('processing endpoints', () => {
   it('records a failed job with its error, and get-job shows it', async () => {
     const response = await post('/v1/upscale', {
       url: images.serve('broken.png', Buffer.from('broken')),
-      webhook: 'http://127.0.0.1:9/hook',
+      webhook: hooks.url,
     });
     const { id } = response.json();
-    const job = await until(async () => {
-      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
-      return body.status === 'pending' ? undefined : body;
-    });
+    const job = await settledJob(t, hooks, id);
     assert.equal(job.status, 'failed');
     assert.equal(job.error.code, 'unsupported_image_format');
     assert.ok(job.completedAt);
@@ -183,7 +187,7 @@ describe('processing endpoints', () => {
 
   it('hides other users’ jobs and unknown ids behind a 404', async () => {
     const url = images.serve('mine.png', await makeImage(8, 8));
-    const { id } = (await post('/v1/upscale', { url, webhook: 'http://127.0.0.1:9/hook' })).json();
+    const { id } = (await post('/v1/upscale', { url, webhook: hooks.url })).json();
     const stranger = await t.createUser('stranger@example.com');
     const theirs = await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: { authorization: `Bearer ${stranger.key}` } });
     assert.equal(theirs.statusCode, 404);
@@ -195,15 +199,15 @@ describe('processing endpoints', () => {
   it('replays the first answer for a repeated Idempotency-Key and refuses a different body under it', async () => {
     const url = images.serve('idem.png', await makeImage(10, 10));
     const headers = { 'idempotency-key': 'order-42' };
-    const first = await post('/v1/upscale', { url, webhook: 'http://127.0.0.1:9/hook' }, headers);
-    const second = await post('/v1/upscale', { webhook: 'http://127.0.0.1:9/hook', url }, headers);
+    const first = await post('/v1/upscale', { url, webhook: hooks.url }, headers);
+    const second = await post('/v1/upscale', { webhook: hooks.url, url }, headers);
     assert.equal(first.statusCode, 200);
     assert.deepEqual(second.json(), first.json());
     assert.equal(second.headers['idempotent-replayed'], 'true');
     const jobs = await t.database.db.selectFrom('jobs').select('id').where('request', 'like', '%idem.png%').execute();
     assert.equal(jobs.length, 1);
 
-    const different = await post('/v1/upscale', { url, scale: 3, webhook: 'http://127.0.0.1:9/hook' }, headers);
+    const different = await post('/v1/upscale', { url, scale: 3, webhook: hooks.url }, headers);
     assert.equal(different.statusCode, 422);
     assert.equal(different.json().code, 'idempotency_key_reused');
 
@@ -215,24 +219,28 @@ describe('processing endpoints', () => {
   });
 
   it('answers 504 with the job id when a synchronous result is late, and the job still completes', async () => {
-    const slow = await startTestApp({ jobs: { syncWaitMs: 1 } }, t.database);
+    // The image server holds the photo until the 504 has been given: the job cannot be done in time on any machine,
+    // so the photo can be small.
+    const held = images.hold('slow.png', await makeImage(30, 20));
+    const slow = await startTestApp({ jobs: { syncWaitMs: 1 } });
     try {
-      const response = await slow.app.inject({
-        method: 'POST',
-        url: '/v1/upscale',
-        headers: { authorization: `Bearer ${(await slow.createUser('slow@example.com')).key}` },
-        payload: { url: images.serve('slow.png', await makeImage(300, 200)) },
-      });
+      const response = await slow.app.inject({ method: 'POST', url: '/v1/upscale', headers: slow.auth, payload: { url: held.url } });
       assert.equal(response.statusCode, 504);
       const problem = response.json();
       assert.equal(problem.code, 'sync_timeout');
       assert.ok(problem.jobId);
-      const job = await until(async () => {
-        const row = await slow.database.db.selectFrom('jobs').selectAll().where('id', '=', problem.jobId).executeTakeFirst();
-        return row?.status === 'pending' ? undefined : row;
-      });
-      assert.equal(job.status, 'success');
+      held.release();
+      const job = await until(
+        async () => {
+          const body = (await slow.app.inject({ method: 'GET', url: `/v1/job/${problem.jobId}`, headers: slow.auth })).json();
+          return body.status === 'pending' ? undefined : body;
+        },
+        { what: `job ${problem.jobId} to leave pending` },
+      );
+      assert.equal(job.status, 'success', JSON.stringify(job.error));
+      assert.deepEqual(images.requests.filter((r) => r === '/slow.png'), ['/slow.png']);
     } finally {
+      held.release();
       await slow.close();
     }
   });
@@ -300,6 +308,12 @@ describe('operations not built yet', () => {
 });
 
 describe('upscaling engines', () => {
+  let hooks: WebhookReceiver;
+  before(async () => {
+    hooks = await startWebhookReceiver();
+  });
+  after(() => hooks.close());
+
   it('keeps greyscale greyscale through the network', async () => {
     const t = await startTestApp();
     try {
@@ -323,13 +337,10 @@ describe('upscaling engines', () => {
           method: 'POST',
           url: '/v1/upscale_advanced',
           headers: t.auth,
-          payload: { url: dataUrl(await makeImage(12, 12)), scale: 4, webhook: 'http://127.0.0.1:9/hook' },
+          payload: { url: dataUrl(await makeImage(12, 12)), scale: 4, webhook: hooks.url },
         })
       ).json();
-      const job = await until(async () => {
-        const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
-        return body.status === 'pending' ? undefined : body;
-      });
+      const job = await settledJob(t, hooks, id);
       assert.equal(job.status, 'success');
       assert.equal(job.result.engine, 'lanczos3');
       assert.match(job.result.fallback, /esrgan-legacy-psnr-small is not installed/);
@@ -342,10 +353,15 @@ describe('upscaling engines', () => {
 
 describe('enhancer', () => {
   let t: TestApp;
+  let hooks: WebhookReceiver;
   before(async () => {
     t = await startTestApp();
+    hooks = await startWebhookReceiver();
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await hooks.close();
+  });
 
   /** A house under a flat overcast sky: the upper part pale grey and smooth, the lower part textured and darker. */
   async function overcastScene(): Promise<Buffer> {
@@ -391,13 +407,10 @@ describe('enhancer', () => {
         method: 'POST',
         url: '/v1/enhancer',
         headers: t.auth,
-        payload: { url: dataUrl(await overcastScene()), sky_fix: true, webhook: 'http://127.0.0.1:9/hook' },
+        payload: { url: dataUrl(await overcastScene()), sky_fix: true, webhook: hooks.url },
       })
     ).json();
-    const job = await until(async () => {
-      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
-      return body.status === 'pending' ? undefined : body;
-    });
+    const job = await settledJob(t, hooks, id);
     assert.equal(job.status, 'success', JSON.stringify(job.error));
     assert.equal(job.result.sky.replaced, true, JSON.stringify(job.result.sky));
     const output = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
@@ -413,12 +426,9 @@ describe('enhancer', () => {
       method: 'POST',
       url: '/v1/enhancer',
       headers: t.auth,
-      payload: { url: dataUrl(await makeImage(160, 120)), auto_privacy: true, webhook: 'http://127.0.0.1:9/hook' },
+      payload: { url: dataUrl(await makeImage(160, 120)), auto_privacy: true, webhook: hooks.url },
     });
-    const job = await until(async () => {
-      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
-      return body.status === 'pending' ? undefined : body;
-    });
+    const job = await settledJob(t, hooks, response.json().id);
     assert.equal(job.status, 'success', JSON.stringify(job.error));
     assert.deepEqual({ faces: job.result.privacy.faces, plates: job.result.privacy.plates }, { faces: 0, plates: 0 });
   });
@@ -431,12 +441,9 @@ describe('enhancer', () => {
       method: 'POST',
       url: '/v1/enhancer',
       headers: t.auth,
-      payload: { url: dataUrl(grey), retouch: 'learned', webhook: 'http://127.0.0.1:9/hook' },
+      payload: { url: dataUrl(grey), retouch: 'learned', webhook: hooks.url },
     });
-    const job = await until(async () => {
-      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
-      return body.status === 'pending' ? undefined : body;
-    });
+    const job = await settledJob(t, hooks, response.json().id);
     assert.equal(job.status, 'success', JSON.stringify(job.error));
     assert.deepEqual([job.result.enhancement.engine, job.result.enhancement.learnedSkipped], ['classical', 'greyscale']);
   });
@@ -446,12 +453,9 @@ describe('enhancer', () => {
       method: 'POST',
       url: '/v1/enhancer',
       headers: t.auth,
-      payload: { url: dataUrl(await makeImage(80, 60)), sky_fix: true, webhook: 'http://127.0.0.1:9/hook' },
+      payload: { url: dataUrl(await makeImage(80, 60)), sky_fix: true, webhook: hooks.url },
     });
-    const job = await until(async () => {
-      const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.json().id}`, headers: t.auth })).json();
-      return body.status === 'pending' ? undefined : body;
-    });
+    const job = await settledJob(t, hooks, response.json().id);
     assert.equal(job.status, 'success');
     assert.equal(job.result.sky.replaced, false);
     assert.notEqual(job.result.sky.reason, 'replaced');

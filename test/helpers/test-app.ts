@@ -4,6 +4,7 @@ import { loadConfig, type Config, type DeepPartial } from '../../src/config/conf
 import { UserRepository } from '../../src/repositories/user-repository.js';
 import { KeyService, type CreatedKey } from '../../src/services/key-service.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { HANG_MS } from './until.js';
 
 export interface TestApp {
   app: App;
@@ -29,9 +30,11 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
       // Tests poll get-job in tight loops; the rate-limit test sets its own budget.
       rateLimit: { perMinute: 1_000_000 },
       ...overrides,
-      fetch: { allow: ['127.0.0.1/32'], ...overrides.fetch },
-      jobs: { workerThreads: 1, ...overrides.jobs },
-      webhooks: { retryDelaysMs: [50, 50, 50], pollIntervalMs: 25, ...overrides.webhooks },
+      // Fetches, synchronous waits and webhook sends that should succeed get all the time a loaded machine needs;
+      // a test that wants one of them to time out says so, with something on the other side that never answers.
+      fetch: { allow: ['127.0.0.1/32'], connectTimeoutMs: HANG_MS, totalTimeoutMs: HANG_MS, ...overrides.fetch },
+      jobs: { workerThreads: 1, syncWaitMs: HANG_MS, ...overrides.jobs },
+      webhooks: { retryDelaysMs: [50, 50, 50], pollIntervalMs: 25, timeoutMs: HANG_MS, ...overrides.webhooks },
       // The models `npm test` installed into the repository's data directory, shared by every test app.
       models: { cacheDir: process.env.ROOMCRAFT_MODEL_DIR ?? path.resolve(import.meta.dirname, '../../data/models'), ...overrides.models },
     },
