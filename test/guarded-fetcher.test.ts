@@ -6,6 +6,7 @@ import type { Config } from '../src/config/config.js';
 import { AppError, type ErrorCode } from '../src/errors.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../src/repositories/fetcher/guarded-fetcher.js';
 import { createAddressPolicy } from '../src/security/address-policy.js';
+import { HANG_MS, withDeadline } from './helpers/until.js';
 
 // Only loopback servers are ever started; every other address in this file must be refused before connecting.
 
@@ -13,13 +14,18 @@ interface TestServer {
   port: number;
   /** Requests that reached the server, as "METHOD path". */
   received: string[];
+  /** Resolves with the next request to reach the server, as "METHOD path". */
+  nextRequest(): Promise<string>;
   close(): Promise<void>;
 }
 
 async function startServer(host: string, handler: http.RequestListener = (_req, res) => res.end('ok')): Promise<TestServer> {
   const received: string[] = [];
+  const waiting: ((request: string) => void)[] = [];
   const server = http.createServer((req, res) => {
-    received.push(`${req.method} ${req.url}`);
+    const request = `${req.method} ${req.url}`;
+    received.push(request);
+    for (const resolve of waiting.splice(0)) resolve(request);
     handler(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -29,6 +35,7 @@ async function startServer(host: string, handler: http.RequestListener = (_req, 
   return {
     port: (server.address() as AddressInfo).port,
     received,
+    nextRequest: () => withDeadline(new Promise<string>((resolve) => waiting.push(resolve)), `a request to ${host}`),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -37,9 +44,20 @@ async function startServer(host: string, handler: http.RequestListener = (_req, 
   };
 }
 
+/**
+ * Fetches that should succeed (or be refused, or fail) get all the time a loaded machine needs; only the tests of the
+ * timeout itself set a short one, against a server that never answers.
+ */
 function fetchOptions(overrides: Partial<Config['fetch']> = {}): Config['fetch'] {
-  return { allow: [], maxBytes: 1024 * 1024, maxRedirects: 3, connectTimeoutMs: 2_000, totalTimeoutMs: 5_000, ...overrides };
+  return { allow: [], maxBytes: 1024 * 1024, maxRedirects: 3, connectTimeoutMs: HANG_MS, totalTimeoutMs: HANG_MS, ...overrides };
 }
+
+/**
+ * undici's own header and body timeouts (300 s) would also end a fetch from a server that never answers, with the
+ * same fetch_timeout. A fetch that ends well before them was ended by totalTimeoutMs; the margin (200 ms against
+ * 2 minutes) is one no loaded machine comes near.
+ */
+const UNDICI_TIMEOUT_MARGIN_MS = 120_000;
 
 async function withFetcher<T>(options: Config['fetch'], use: (fetcher: GuardedFetcher) => Promise<T>): Promise<T> {
   const fetcher = createGuardedFetcher(options);
@@ -255,11 +273,14 @@ describe('guarded fetcher: fetching', () => {
   });
 
   it('times out when the server does not answer or stalls mid-body', async () => {
+    // Both never finish: only totalTimeoutMs can end them (the connect timeout is minutes away and connecting succeeds).
     await withFetcher(allowLoopback({ totalTimeoutMs: 200 }), async (fetcher) => {
       for (const path of ['/no-answer', '/stalled-body']) {
-        const started = Date.now();
+        const started = performance.now();
         await rejectsWithCode(fetcher.fetchBytes(`${base}${path}`), 'fetch_timeout');
-        assert.ok(Date.now() - started < 2_000);
+        const elapsed = performance.now() - started;
+        assert.ok(elapsed >= 150, `${path}: ended after ${Math.round(elapsed)} ms, before its timeout`);
+        assert.ok(elapsed < UNDICI_TIMEOUT_MARGIN_MS, `${path}: ended after ${Math.round(elapsed)} ms, not by totalTimeoutMs`);
       }
     });
   });
@@ -268,8 +289,15 @@ describe('guarded fetcher: fetching', () => {
     await withFetcher(allowLoopback(), async (fetcher) => {
       const controller = new AbortController();
       const reason = new AppError('job_aborted', 409, 'aborted');
-      setTimeout(() => controller.abort(reason), 50);
-      await assert.rejects(fetcher.fetchBytes(`${base}/no-answer`, { signal: controller.signal }), (e) => e === reason);
+      // Aborted once the request is under way (the server never answers it), not after a guessed delay.
+      const arrived = server.nextRequest();
+      const outcome = fetcher.fetchBytes(`${base}/no-answer`, { signal: controller.signal }).then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+      assert.equal(await arrived, 'GET /no-answer');
+      controller.abort(reason);
+      assert.equal(await outcome, reason);
     });
   });
 
@@ -305,9 +333,9 @@ describe('guarded fetcher: post', () => {
     try {
       await withFetcher(fetchOptions(), async (fetcher) => {
         for (const url of ['http://10.0.0.1/hook', 'http://192.168.1.1/hook', `http://127.0.0.1:${server.port}/`, `http://localhost:${server.port}/`]) {
-          await rejectsWithCode(fetcher.post(url, '{}', {}, { timeoutMs: 1_000 }), 'fetch_refused');
+          await rejectsWithCode(fetcher.post(url, '{}', {}, { timeoutMs: HANG_MS }), 'fetch_refused');
         }
-        await rejectsWithCode(fetcher.post('file:///tmp/x', '{}', {}, { timeoutMs: 1_000 }), 'fetch_refused');
+        await rejectsWithCode(fetcher.post('file:///tmp/x', '{}', {}, { timeoutMs: HANG_MS }), 'fetch_refused');
       });
       assert.deepEqual(server.received, []);
     } finally {
@@ -330,10 +358,10 @@ describe('guarded fetcher: post', () => {
       await withFetcher(fetchOptions({ allow: ['127.0.0.0/8'] }), async (fetcher) => {
         const url = `http://127.0.0.1:${server.port}/hook`;
         const headers = { 'content-type': 'application/json' };
-        assert.deepEqual(await fetcher.post(`${url}?status=204`, '{"a":1}', headers, { timeoutMs: 2_000 }), { status: 204 });
+        assert.deepEqual(await fetcher.post(`${url}?status=204`, '{"a":1}', headers, { timeoutMs: HANG_MS }), { status: 204 });
         assert.deepEqual(seen, { body: '{"a":1}', type: 'application/json' });
-        assert.deepEqual(await fetcher.post(`${url}?status=302`, '{}', headers, { timeoutMs: 2_000 }), { status: 302 });
-        assert.deepEqual(await fetcher.post(`${url}?status=500`, '{}', headers, { timeoutMs: 2_000 }), { status: 500 });
+        assert.deepEqual(await fetcher.post(`${url}?status=302`, '{}', headers, { timeoutMs: HANG_MS }), { status: 302 });
+        assert.deepEqual(await fetcher.post(`${url}?status=500`, '{}', headers, { timeoutMs: HANG_MS }), { status: 500 });
       });
       assert.deepEqual(server.received, ['POST /hook?status=204', 'POST /hook?status=302', 'POST /hook?status=500']);
     } finally {
@@ -342,10 +370,14 @@ describe('guarded fetcher: post', () => {
   });
 
   it('times out', async () => {
+    // A server that never answers: only the 200 ms timeout can end the request.
     const server = await startServer('127.0.0.1', () => undefined);
     try {
       await withFetcher(fetchOptions({ allow: ['127.0.0.1'] }), async (fetcher) => {
+        const started = performance.now();
         await rejectsWithCode(fetcher.post(`http://127.0.0.1:${server.port}/`, '{}', {}, { timeoutMs: 200 }), 'fetch_timeout');
+        const elapsed = performance.now() - started;
+        assert.ok(elapsed >= 150 && elapsed < UNDICI_TIMEOUT_MARGIN_MS, `ended after ${Math.round(elapsed)} ms, not by its timeout`);
       });
     } finally {
       await server.close();
