@@ -128,14 +128,15 @@ describe('readImageSize', () => {
     assert.deepEqual(await readImageSize(rotated, limits), { format: 'jpeg', lossless: false, width: 20, height: 40 });
   });
 
-  it('refuses a decompression bomb from its header alone, quickly', async () => {
+  it('refuses a decompression bomb from its header alone, before reading any pixel', async () => {
     const bomb = decompressionBombPng(40_000, 40_000);
     assert.ok(bomb.length < 200);
-    const started = performance.now();
     const error = await rejectsWithCode(decodeImage(bomb, limits), 'image_too_large');
     assert.match(error.message, /10000000/);
     await rejectsWithCode(readImageSize(bomb, limits), 'image_too_large');
-    assert.ok(performance.now() - started < 500, 'no pixels were decoded');
+    // The file holds almost none of the pixel data its header promises: a decoder that read the pixels would fail on
+    // that, as the same file at a size within the limit does. So image_too_large came from the header alone.
+    await rejectsWithCode(decodeImage(decompressionBombPng(100, 100), limits), 'invalid_image');
   });
 
   it('refuses unknown formats and unreadable headers', async () => {
