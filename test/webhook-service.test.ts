@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Config } from '../src/config/config.js';
 import { openDatabase } from '../src/repositories/database/database.js';
@@ -10,6 +9,7 @@ import { WebhookRepository, type WebhookDelivery } from '../src/repositories/web
 import { generateWebhookSecret, verifyWebhook } from '../src/security/webhook-signature.js';
 import { WebhookService, type WebhookServiceDeps, type WebhookTransport } from '../src/services/webhook-service.js';
 import { openTestDatabase, type TestDatabase } from './helpers/test-database.js';
+import { HANG_MS, until, withDeadline } from './helpers/until.js';
 
 const USER = 'user_1';
 const SECRET = generateWebhookSecret();
@@ -70,14 +70,14 @@ function captureLogs(): { logger: pino.Logger; lines: string[] } {
   return { logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }), lines };
 }
 
-const webhookConfig: Config['webhooks'] = { retryDelaysMs: [20, 20, 20], jitterRatio: 0.2, timeoutMs: 2_000, pollIntervalMs: 10 };
+/** Sends that should succeed get all the time a loaded machine needs; the timeout test sets a short one of its own. */
+const webhookConfig: Config['webhooks'] = { retryDelaysMs: [20, 20, 20], jitterRatio: 0.2, timeoutMs: HANG_MS, pollIntervalMs: 10 };
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(10);
-  }
+/** A promise and the function that resolves it, for events a test waits on. */
+function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 describe('WebhookService', () => {
@@ -126,8 +126,13 @@ describe('WebhookService', () => {
   }
 
   async function settled(id: string): Promise<WebhookDelivery> {
-    await waitFor(async () => (await delivery(id)).status !== 'pending');
-    return delivery(id);
+    return until(
+      async () => {
+        const found = await delivery(id);
+        return found.status === 'pending' ? undefined : found;
+      },
+      { what: `delivery ${id} to settle` },
+    );
   }
 
   test('retries a failing receiver until it accepts, signing every attempt with the same webhook-id', async () => {
@@ -165,9 +170,18 @@ describe('WebhookService', () => {
 
   test('sends the first attempt at once on enqueue, without waiting for the poll', async () => {
     const hook = await receiver(() => 204);
-    const webhooks = service({ config: { ...webhookConfig, pollIntervalMs: 60_000 } });
+    // The start-up pass claims nothing; once its claim has returned, only the enqueue can trigger the send, since
+    // the next poll is an hour away.
+    const startupClaim = signal<WebhookDelivery[]>();
+    const claimDue = repository.claimDue.bind(repository);
+    repository.claimDue = async (...args) => {
+      const claimed = await claimDue(...args);
+      startupClaim.resolve(claimed);
+      return claimed;
+    };
+    const webhooks = service({ config: { ...webhookConfig, pollIntervalMs: 3_600_000 } });
     webhooks.start();
-    await sleep(20); // let the start-up pass finish, so only the enqueue can trigger the send
+    assert.deepEqual(await withDeadline(startupClaim.promise, 'the start-up dispatch pass'), []);
 
     const id = await webhooks.enqueue({ jobId: 'job_1', userId: USER, url: hook.url, payload: PAYLOAD });
     const done = await settled(id);
@@ -187,7 +201,9 @@ describe('WebhookService', () => {
     assert.equal(done.attempts, 3, 'the first attempt and one per retry delay');
     assert.equal(done.last_response_status, 503);
     assert.equal((await repository.listAttempts(id)).length, 3);
-    await sleep(50);
+    // Once the passes under way are done, one more full pass finds nothing to send.
+    await webhooks.stop();
+    await webhooks.deliverDue();
     assert.equal(hook.requests.length, 3, 'nothing is sent after giving up');
   });
 
@@ -307,16 +323,19 @@ describe('WebhookService', () => {
   });
 
   test('retries after a timeout and after a transport error, then delivers', async () => {
-    const hook = await receiver(async (n) => {
-      if (n === 0) await sleep(500);
-      return 200;
-    });
+    // The first attempt goes to a receiver that never answers, so only the configured timeout can end it; the third
+    // goes to one that answers at once, and is given all the time it needs, so it succeeds on any machine.
+    const silent = await receiver(() => new Promise<number>(() => {}));
+    const hook = await receiver(() => 200);
+    const timeouts: number[] = [];
     let calls = 0;
     const flaky: WebhookTransport = {
-      post: async (...args) => {
+      post: async (url, body, headers, options) => {
         calls += 1;
+        timeouts.push(options.timeoutMs);
+        if (calls === 1) return loopbackTransport.post(silent.url, body, headers, options);
         if (calls === 2) throw Object.assign(new Error('socket hang up'), { code: 'fetch_failed' });
-        return loopbackTransport.post(...args);
+        return loopbackTransport.post(url, body, headers, { ...options, timeoutMs: HANG_MS });
       },
     };
     const webhooks = service({ transport: flaky, config: { ...webhookConfig, timeoutMs: 100 } });
@@ -326,20 +345,28 @@ describe('WebhookService', () => {
     const done = await settled(id);
 
     assert.equal(done.status, 'delivered');
+    assert.deepEqual(timeouts, [100, 100, 100], 'each attempt is given the configured timeout');
     const attempts = await repository.listAttempts(id);
     assert.equal(attempts.length, 3);
     assert.match(attempts[0]?.error ?? '', /^TimeoutError/);
     assert.equal(attempts[1]?.error, 'fetch_failed: socket hang up');
     assert.equal(attempts[2]?.response_status, 200);
+    assert.equal(hook.requests.length, 1);
   });
 
   test('sends at most four at a time, and stop() waits for the sends under way', async () => {
+    // The receiver holds every request until released: four reach it together, and no fifth is sent meanwhile.
     let active = 0;
     let most = 0;
-    const hook = await receiver(async () => {
+    const fourInFlight = signal();
+    const released = signal();
+    const allArrived = signal();
+    const hook = await receiver(async (n) => {
       active += 1;
       most = Math.max(most, active);
-      await sleep(50);
+      if (active === 4) fourInFlight.resolve();
+      if (n === 9) allArrived.resolve();
+      await released.promise;
       active -= 1;
       return 200;
     });
@@ -348,12 +375,23 @@ describe('WebhookService', () => {
     for (let i = 0; i < 10; i += 1) ids.push(await webhooks.enqueue({ jobId: 'job_1', userId: USER, url: hook.url, payload: PAYLOAD }));
 
     webhooks.start();
-    await waitFor(async () => hook.requests.length === 10);
+    try {
+      await withDeadline(fourInFlight.promise, 'four sends under way at once');
+      // With every slot taken, a dispatch pass (besides the polls still running) claims nothing: exactly four
+      // deliveries hold a lease (a next attempt minutes ahead), the other six are still due.
+      await webhooks.deliverDue();
+      const leased = (await repository.findByJob('job_1')).filter((d) => Date.parse(d.next_attempt_at) > Date.now());
+      assert.equal(leased.length, 4, 'no fifth delivery claimed while four are under way');
+      assert.equal(hook.requests.length, 4);
+    } finally {
+      // Also when an assertion failed, so that stopping the service does not wait on held sends.
+      released.resolve();
+    }
+    await withDeadline(allArrived.promise, 'all ten sends');
     await webhooks.stop();
 
     for (const id of ids) assert.equal((await delivery(id)).status, 'delivered');
-    assert.ok(most <= 4, `at most 4 concurrent sends, saw ${most}`);
-    assert.ok(most > 1, 'sends do run concurrently');
+    assert.equal(most, 4, `at most 4 concurrent sends, saw ${most}`);
   });
 
   test('two processes sharing the database never claim the same delivery', async () => {
