@@ -28,6 +28,7 @@ import {
 } from '../src/vision/declutter/ssd-decoder.js';
 import { intersectionOverUnion, type Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { TEST_TIMEOUT_MS } from './helpers/until.js';
 
 const grey = (width: number, height: number): RawImage => ({ data: new Uint8Array(width * height * 3).fill(128), width, height, channels: 3 });
 
@@ -379,7 +380,7 @@ const store = new ModelStore(path.resolve(import.meta.dirname, '../data/models')
 const installed = await Promise.all(Object.values(OBJECT_MODEL_NAMES).map((name) => store.filesOf(name).then(() => true, () => false)));
 
 describe('the real object detectors', { skip: installed.every(Boolean) ? false : 'centernet-coco, nanodet-coco and objectron-oid are not installed (run `roomcraft models install`)' }, () => {
-  it('find nothing removable in a plain grey room', { timeout: 120_000 }, async () => {
+  it('find nothing removable in a plain grey room', { timeout: TEST_TIMEOUT_MS }, async () => {
     const runtime = new ModelRuntime(store, registry);
     try {
       const detectors = {

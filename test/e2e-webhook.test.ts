@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { startImageServer, type ImageServer } from './helpers/image-server.js';
 import { makeImage } from './helpers/fixtures.js';
 import { verifyWebhook } from '../src/security/webhook-signature.js';
+import { withDeadline } from './helpers/until.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -69,7 +70,7 @@ describe('end to end over a listening socket', () => {
     const ack = (await response.json()) as { id: string; status: string };
     assert.equal(ack.status, 'pending');
 
-    await delivered;
+    await withDeadline(delivered, `the webhook of job ${ack.id}`);
     const [delivery] = receiver.received;
     assert.ok(delivery);
     assert.ok(verifyWebhook(t.user.webhookSecret, delivery.headers as Record<string, string>, delivery.body));
@@ -100,7 +101,7 @@ describe('end to end over a listening socket', () => {
       body: JSON.stringify({ url: 'http://10.20.30.40/room.jpg', webhook: receiver.url }),
     });
     const ack = (await response.json()) as { id: string };
-    await delivered;
+    await withDeadline(delivered, `the webhook of job ${ack.id}`);
     const payload = JSON.parse(receiver.received[before]!.body);
     assert.equal(payload.type, 'job.failed');
     assert.equal(payload.id, ack.id);

@@ -10,6 +10,7 @@ import bundledRegistry from '../src/catalog/models.json' with { type: 'json' };
 import { ModelRegistry, type ModelEntry } from '../src/repositories/models/model-registry.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { isRefusedLicence } from '../src/repositories/models/licence-policy.js';
+import { TEST_TIMEOUT_MS } from './helpers/until.js';
 
 const WEIGHTS = 'package/models/x2/group1-shard1of1.bin';
 const TOPOLOGY = 'package/models/x2/model.json';
@@ -271,7 +272,7 @@ test('a conversion is produced once, reused, and produced again for a new conver
 
 test(
   'the real npm pack fetches the smallest registry package (set ROOMCRAFT_TEST_OFFLINE=1 to skip)',
-  { skip: process.env.ROOMCRAFT_TEST_OFFLINE === '1', timeout: 120_000 },
+  { skip: process.env.ROOMCRAFT_TEST_OFFLINE === '1', timeout: TEST_TIMEOUT_MS },
   async (t) => {
     const models = bundledRegistry.models.filter((m) => m.package === '@upscalerjs/esrgan-slim');
     const store = new ModelStore(await temporaryFolder(t), ModelRegistry.load({ models }));

@@ -25,6 +25,7 @@ import { textRegions } from '../src/vision/privacy/text-regions.js';
 import { axisStarts, planTiles } from '../src/vision/tiling.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { seededRandom } from './helpers/seeded-random.js';
+import { TEST_TIMEOUT_MS } from './helpers/until.js';
 
 function near(actual: number, expected: number, tolerance: number, what = ''): void {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} is not within ${tolerance} of ${expected}`);
@@ -379,7 +380,7 @@ const store = new ModelStore(path.resolve(import.meta.dirname, '../data/models')
 const installed = await Promise.all(Object.values(PRIVACY_MODEL_NAMES).map((name) => store.filesOf(name).then(() => true, () => false)));
 
 describe('the real models', { skip: installed.every(Boolean) ? false : FACE_MODELS_MESSAGE }, () => {
-  it('BlazeFace finds a drawn face, and applyPrivacy blurs it and nothing else', { timeout: 120_000 }, async () => {
+  it('BlazeFace finds a drawn face, and applyPrivacy blurs it and nothing else', { timeout: TEST_TIMEOUT_MS }, async () => {
     const runtime = new ModelRuntime(store, registry);
     try {
       const models = {

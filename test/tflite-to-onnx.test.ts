@@ -10,6 +10,7 @@ import { halfToFloat, readTfliteModel, type TfliteModel, type TfliteOperator, ty
 import { samePadding } from '../src/repositories/models/same-padding.js';
 import { tfliteToOnnx, unsupportedTfliteOps } from '../src/repositories/models/tflite-to-onnx.js';
 import { OBJECTRON_LABELS } from '../src/vision/declutter/ssd-decoder.js';
+import { TEST_TIMEOUT_MS } from './helpers/until.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Tiny TensorFlow Lite graphs, built as the reader returns them, with float16 constants behind DEQUANTIZE as in
@@ -237,7 +238,7 @@ const TFLITE_BOXES: Readonly<Record<number, number>> = { 0: -2.659921884536743, 
 const TFLITE_SCORES: Readonly<Record<number, number>> = { 0: 1.4735428094863892, 5: -4.2434983253479, 23000: -6.983695030212402, 24005: -4.6518073081970215, 45999: -2.560730218887329 };
 
 describe('Objectron\'s detector from the model store', { skip: installed ? false : 'objectron-oid is not installed (run `roomcraft models install`)' }, () => {
-  it('is the model the registry describes: its ops, its label map, its outputs as the TensorFlow Lite runtime gives them', { timeout: 120_000 }, async () => {
+  it('is the model the registry describes: its ops, its label map, its outputs as the TensorFlow Lite runtime gives them', { timeout: TEST_TIMEOUT_MS }, async () => {
     const [file] = await store.filesOf('objectron-oid');
     const bytes = await fs.readFile(file!);
     const entry = registry.model('objectron-oid');
