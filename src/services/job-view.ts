@@ -10,6 +10,8 @@ export interface JobView {
   createdAt: string;
   completedAt?: string;
   progress: number;
+  /** Credits the job costs (the spec's prices: declutter 2 automatic / 1 with a mask, upscale_advanced 2, others 1). */
+  credits: number;
   error?: { code: string; message: string };
   result?: Record<string, unknown>;
 }
@@ -27,6 +29,7 @@ export function toJobView(job: JobRow, publicUrl: string): JobView {
     createdAt: job.created_at,
     ...(job.completed_at ? { completedAt: job.completed_at } : {}),
     progress: job.progress,
+    credits: job.credits,
     ...(job.status === 'failed'
       ? { error: { code: job.error_code ?? 'processing_failed', message: job.error_message ?? '' } }
       : {}),

@@ -10,6 +10,7 @@ export const JobSchema = Type.Object(
     createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds.' }),
     completedAt: Type.Optional(Type.String()),
     progress: Type.Number({ minimum: 0, maximum: 1 }),
+    credits: Type.Integer({ minimum: 0, description: 'Credits the job costs, at the spec\'s prices.' }),
     error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
     result: Type.Optional(
       Type.Object({}, { additionalProperties: true, description: 'What the operation reports: engine used, objects removed, ...' }),
