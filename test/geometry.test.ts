@@ -363,6 +363,38 @@ describe('room analysis', () => {
     assert.ok(wrong / labels.length < 0.08, `pixel error ${((100 * wrong) / labels.length).toFixed(1)} %`);
   });
 
+  it('keeps each side wall on its own side when the view is turned wholly to one side', async () => {
+    // Turned 38° with a 50° field of view, the view ends 13° short of the forward axis: the other side's wall is out
+    // of view, and must stay out of it (not be put between the camera and the room, over the whole image).
+    for (const yaw of [-38, 38]) {
+      const camera = makeCamera(480, 360, 50, yaw, -3, 0);
+      const { analysis, labels } = await analyse({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+      const { box, faces } = analysis.layout;
+      const total = faces.reduce((sum, f) => sum + f.share, 0);
+      assert.ok(total <= 1.001, `yaw ${yaw}: the faces' shares add up to ${(100 * total).toFixed(1)} %`);
+      near(total, 1, 0.01, `yaw ${yaw}: faces cover the image`);
+      assert.ok(box.left < 0 && box.right > 0, `yaw ${yaw}: walls at ${box.left.toFixed(2)} / ${box.right.toFixed(2)} m`);
+      const [seen, unseen] = yaw < 0 ? (['wall-left', 'wall-right'] as const) : (['wall-right', 'wall-left'] as const);
+      assert.deepEqual(faces.map((f) => f.label).sort(), ['ceiling', 'floor', seen, 'wall-front'].sort(), `yaw ${yaw}: no ${unseen}`);
+      // Where each wall's pixels are: the left wall left of the front wall and of the image's middle, the right wall right.
+      const predicted = layoutLabels(analysis);
+      const meanX = (label: string) => {
+        const face = FACE_LABELS.indexOf(label as (typeof FACE_LABELS)[number]);
+        let sum = 0;
+        let count = 0;
+        for (let i = 0; i < predicted.length; i++) {
+          if (predicted[i] !== face) continue;
+          sum += i % camera.width;
+          count++;
+        }
+        return sum / count;
+      };
+      if (seen === 'wall-left') assert.ok(meanX(seen) < Math.min(meanX('wall-front'), camera.width / 2), 'the left wall is on the left');
+      else assert.ok(meanX(seen) > Math.max(meanX('wall-front'), camera.width / 2), 'the right wall is on the right');
+      for (const [face, iou] of faceIoU(labels, predicted)) assert.ok(iou > 0.9, `yaw ${yaw}, ${face}: IoU ${iou.toFixed(3)}`);
+    }
+  });
+
   it('finds the window on the front wall and the door on the right wall', async () => {
     const camera = makeCamera(480, 360, 75, 25, -3, 0);
     const { analysis } = await analyse({ camera, room: ROOM, rects: [WINDOW, DOOR] });

@@ -109,11 +109,15 @@ function describe(a: RoomAnalysis): string {
   const faces = a.layout.faces.map((f) => `${f.label} ${(f.share * 100).toFixed(0)}%`).join(', ');
   const openings = a.openings.length ? a.openings.map((o) => `${o.kind} on ${o.wall} ${o.width.toFixed(2)}×${o.height.toFixed(2)} m`).join('; ') : 'none';
   const box = a.layout.box;
+  // A side wall out of view has a position only because the box needs one: say so rather than print it.
+  const seen = new Set(a.layout.faces.map((f) => f.label));
+  const sideWall = (label: 'wall-left' | 'wall-right', x: number) =>
+    seen.has(label) ? `${Math.abs(x).toFixed(2)} m to the ${label === 'wall-left' ? 'left' : 'right'}` : 'out of view';
   return [
     `Camera: focal ${c.focal.toFixed(0)} px (FOV ${c.fovHorizontal.toFixed(1)}°×${c.fovVertical.toFixed(1)}°, ${c.focalSource}), pitch ${c.pitch.toFixed(1)}°, roll ${c.roll.toFixed(1)}°, yaw ${c.yaw.toFixed(1)}°`,
     `Vanishing points: ${vps}; confidence ${a.confidence.vanishingPoints.toFixed(2)}`,
     `Layout: ${faces}; confidence ${a.confidence.layout.toFixed(2)}`,
-    `Room (camera height ${a.floorPlane.cameraHeight.toFixed(2)} m, ${a.floorPlane.cameraHeightSource}): front wall ${box.front.toFixed(2)} m ahead, walls at ${box.left.toFixed(2)} / ${box.right.toFixed(2)} m, ceiling ${(box.ceiling - box.floor).toFixed(2)} m high`,
+    `Room (camera height ${a.floorPlane.cameraHeight.toFixed(2)} m, ${a.floorPlane.cameraHeightSource}): front wall ${box.front.toFixed(2)} m ahead, left wall ${sideWall('wall-left', box.left)}, right wall ${sideWall('wall-right', box.right)}, ceiling ${(box.ceiling - box.floor).toFixed(2)} m high`,
     `Openings: ${openings}`,
     '',
   ].join('\n');

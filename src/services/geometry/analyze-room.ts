@@ -111,9 +111,13 @@ export interface RoomAnalysis {
   lines: AnalysedLine[];
   /** The fit's scores as fitLayout reports them, with faces and box in photo pixels and metres. */
   layout: Omit<LayoutFit, 'box'> & {
+    /** The visible faces; `share` is the face's part of the image, and the shares add up to 1. */
     faces: { label: FaceLabel; polygon: Point[]; share: number }[];
     boundaries: { between: [FaceLabel, FaceLabel]; from: Point; to: Point }[];
-    /** The room box in metres, world frame with the camera at the origin (floor at −cameraHeight). */
+    /**
+     * The room box in metres, world frame with the camera at the origin (floor at −cameraHeight): left < 0 < right.
+     * A side wall with no face in `faces` is out of view, and its position only a placeholder just past the view.
+     */
     box: { left: number; right: number; front: number; floor: number; ceiling: number };
   };
   /** Windows and doors on the walls; sizes in metres at the analysis's camera height. */

@@ -112,9 +112,14 @@ export function fitLayout(
   const floorAngles = candidates(spaced(floorRange[0], floorRange[1], steps), proposed.floor, floorRange);
   const ceilingAngles = candidates(spaced(ceilingRange[0], ceilingRange[1], Math.round(steps * 0.75)), proposed.ceiling, ceilingRange);
   const tanCeiling = Float64Array.from(ceilingAngles, (a) => Math.tan(a));
-  // Azimuths of the corners: left negative, right positive, each with one value meaning "out of view".
-  const leftRange: [number, number] = [Math.max(-85 * DEG, azimuthMin - beyond), Math.min(-0.5 * DEG, azimuthMax)];
-  const rightRange: [number, number] = [Math.max(0.5 * DEG, azimuthMin), Math.min(85 * DEG, azimuthMax + beyond)];
+  // Azimuths of the corners: left negative, right positive, each with one value meaning "out of view": `beyond` past
+  // the view's edge, and never on the other side of the forward axis. A view turned wholly to one side (its edge
+  // short of the forward axis) shows no corner of the other side's wall, but that wall is still on its own side of
+  // the camera: a corner past the axis would put it between the camera and the room, covering the whole image.
+  const leftOutOfView = Math.min(-beyond, Math.max(-85 * DEG, azimuthMin - beyond));
+  const rightOutOfView = Math.max(beyond, Math.min(85 * DEG, azimuthMax + beyond));
+  const leftRange: [number, number] = [leftOutOfView, Math.min(-0.5 * DEG, azimuthMax)];
+  const rightRange: [number, number] = [Math.max(0.5 * DEG, azimuthMin), rightOutOfView];
   const leftAngles = azimuthMin < -0.5 * DEG ? candidates(spaced(leftRange[0], leftRange[1], steps), proposed.corners, leftRange) : [leftRange[0]];
   const rightAngles = azimuthMax > 0.5 * DEG ? candidates(spaced(rightRange[0], rightRange[1], steps), proposed.corners, rightRange) : [rightRange[1]];
 
