@@ -8,8 +8,8 @@ import { AppError } from '../src/errors.js';
 import { runTask, type TaskContext } from '../src/jobs/run-task.js';
 import type { JobTask } from '../src/jobs/task.js';
 import { decodeImage } from '../src/repositories/image-codec.js';
-import type { Operation } from '../src/services/operations/operation.js';
-import { upscale } from '../src/services/operations/upscale.js';
+import type { AnyOperation } from '../src/services/operations/operation.js';
+import { findOperation } from '../src/services/operations/registry.js';
 
 const config = loadConfig({}, { image: { maxInputPixels: 10_000_000, maxOutputPixels: 16_000_000 } });
 
@@ -63,7 +63,7 @@ describe('runTask checks sizes before decoding', () => {
     // The pixels could not even be decoded: the refusal can only come from the header.
     await rejectsWithCode(decodeImage(png, config.image), 'invalid_image');
     const task: JobTask = { operation: 'upscale', url: 'test:photo', params: { scale: 2 } };
-    await rejectsWithCode(runTask(task, contextServing({ 'test:photo': png }), upscale as unknown as Operation), 'output_too_large');
+    await rejectsWithCode(runTask(task, contextServing({ 'test:photo': png })), 'output_too_large');
   });
 
   it('gives checkInput the displayed size of an EXIF-rotated photo', async () => {
@@ -71,12 +71,12 @@ describe('runTask checks sizes before decoding', () => {
     const jpeg = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#808080' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
     const sizes: { width: number; height: number }[] = [];
     const probe = {
-      ...(upscale as unknown as Operation),
+      ...findOperation('upscale')!,
       checkInput: (size: { width: number; height: number }) => {
         sizes.push(size);
         throw new AppError('output_too_large', 400, 'stop here');
       },
-    } satisfies Operation;
+    } satisfies AnyOperation;
     const task: JobTask = { operation: 'upscale', url: 'test:photo', params: {} };
     await rejectsWithCode(runTask(task, contextServing({ 'test:photo': jpeg }), probe), 'output_too_large');
     assert.deepEqual(sizes, [{ width: 20, height: 40 }]);

@@ -4,7 +4,7 @@ import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js'
 import { decodeImage, decodeMask, encodeImage, readImageSize } from '../repositories/image-codec.js';
 import { findOperation } from '../services/operations/registry.js';
 import type { ImageModels } from '../services/image-models.js';
-import type { Operation } from '../services/operations/operation.js';
+import type { AnyOperation } from '../services/operations/operation.js';
 import type { Config } from '../config/config.js';
 import type { JobTask, JobTaskResult } from './task.js';
 
@@ -23,7 +23,7 @@ export interface TaskContext {
 export async function runTask(
   task: JobTask,
   context: TaskContext,
-  operation: Operation | undefined = findOperation(task.operation),
+  operation: AnyOperation | undefined = findOperation(task.operation),
 ): Promise<JobTaskResult> {
   if (!operation?.run) throw new AppError('operation_unavailable', 501, `${task.operation} is not available on this server`);
   const { config, fetcher } = context;

@@ -38,7 +38,8 @@ export type JobTask = {
 
 /**
  * The task of a stored job. The parameters were validated against the operation's schema when the job was
- * submitted; an operation this server does not know (a job left by another version) is refused.
+ * submitted, and the registry's operation checks them again before its typed methods see them; an operation this
+ * server does not know (a job left by another version) is refused.
  */
 export function jobTask(operation: string, request: { url: string; mask?: string; params: Record<string, unknown> }): JobTask {
   if (!isOperationName(operation)) throw new AppError('operation_unavailable', 501, `${operation} is not available on this server`);
