@@ -4,11 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
 import type { Config } from '../src/config/config.js';
-import { openDatabase } from '../src/repositories/database/database.js';
 import { WebhookRepository, type WebhookDelivery } from '../src/repositories/webhook-repository.js';
 import { generateWebhookSecret, verifyWebhook } from '../src/security/webhook-signature.js';
 import { WebhookService, type WebhookServiceDeps, type WebhookTransport } from '../src/services/webhook-service.js';
-import { openTestDatabase, type TestDatabase } from './helpers/test-database.js';
+import { openTestDatabase, reopenTestDatabase, type TestDatabase } from './helpers/test-database.js';
 import { HANG_MS, until, withDeadline } from './helpers/until.js';
 
 const USER = 'user_1';
@@ -395,7 +394,7 @@ describe('WebhookService', () => {
   });
 
   test('two processes sharing the database never claim the same delivery', async () => {
-    const other = await openDatabase(database);
+    const other = await reopenTestDatabase(database);
     try {
       const theirs = new WebhookRepository(other.db);
       const due = new Date(Date.now() - 1_000).toISOString();
