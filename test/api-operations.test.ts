@@ -319,7 +319,7 @@ describe('upscaling engines', () => {
     try {
       const grey = await sharp(await makeImage(24, 16)).toColourspace('b-w').png().toBuffer();
       const response = await t.app.inject({ method: 'POST', url: '/v1/upscale', headers: t.auth, payload: { url: dataUrl(grey) } });
-      assert.equal(response.statusCode, 200);
+      assert.equal(response.statusCode, 200, response.body);
       const meta = await sharp(Buffer.from(response.json().base64, 'base64')).metadata();
       assert.equal(meta.channels, 1);
       assert.deepEqual([meta.width, meta.height], [48, 32]);
