@@ -113,6 +113,9 @@ describe('declutter', () => {
     assert.equal(job.status, 'success', JSON.stringify(job.error));
     assert.equal(job.result.declutter.mode, 'automatic');
     assert.deepEqual(job.result.declutter.removed, []);
+    assert.deepEqual(job.result.declutter.kept, []);
+    assert.equal(job.result.declutter.unchanged, true);
+    assert.equal(job.result.declutter.unchangedReason, 'nothing_found');
     assert.equal(job.result.declutter.filledShare, 0);
     const output = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
     assert.deepEqual(await sharp(output.rawPayload).raw().toBuffer(), await sharp(input).raw().toBuffer());

@@ -46,8 +46,9 @@ export interface DeclutterReport {
   /** Whether the room's planes guided the fill. */
   planeGuided: boolean;
   layoutConfidence: number;
-  fill: { levels: number; working: { width: number; height: number }; holeBySurface: Record<string, number> };
-  /** Time of each step; detection and masks only where they ran. */
+  /** The fill's pyramid and where its hole lay; absent when nothing was filled. */
+  fill?: { levels: number; working: { width: number; height: number }; holeBySurface: Record<string, number> };
+  /** Time of each step; detection, masks and the self-check only where they ran. */
   milliseconds: DeclutterTimings;
 }
 
@@ -55,6 +56,8 @@ export interface DeclutterTimings {
   analysis: number;
   detection?: number;
   masks?: number;
+  /** The automatic mode's self-check (removal-gate.ts), before and after the fill. */
+  gate?: number;
   fill: number;
 }
 

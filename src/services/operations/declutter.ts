@@ -64,7 +64,18 @@ export const declutter = defineOperation({
     const automatic = await removeAutomatically(image, lines, await objectDetectors(context.models), common);
     return {
       image: automatic.image,
-      result: { declutter: { mode: 'automatic', lines: lines.name, removed: automatic.removed, ...automatic.report } },
+      result: {
+        declutter: {
+          mode: 'automatic',
+          lines: lines.name,
+          removed: automatic.removed,
+          // Found but left in place, each with the check it failed (removal-gate.ts).
+          kept: automatic.kept,
+          unchanged: automatic.unchanged !== undefined,
+          ...(automatic.unchanged ? { unchangedReason: automatic.unchanged } : {}),
+          ...automatic.report,
+        },
+      },
     };
   },
 });
