@@ -49,12 +49,8 @@ if (await prebuiltBinaryAvailable(sqliteVersion)) process.exit(0);
 // From here on better-sqlite3 will be compiled.
 let aptUpdated = false;
 for (let attempt = 0; ; attempt++) {
-  if (headers.local) {
-    installHeaders(headers.local);
-    headers = headersState();
-  }
   const missing = [...tools];
-  if (!headers.ready && !(await downloadable(headersUrl()))) missing.push(headersMissing());
+  if (!headers.ready && !headers.local && !(await downloadable(headersUrl()))) missing.push(headersMissing());
   if (missing.length === 0) break;
   const packages = [...new Set(missing.map((piece) => piece.apt).filter(Boolean))];
   if (attempt > 0 && packages.length) fail(missing, 'apt-get installed their packages, yet they are still missing (check PATH, CC, CXX).');
@@ -62,6 +58,10 @@ for (let attempt = 0; ; attempt++) {
   aptInstall(packages);
   tools = missingTools();
   headers = headersState();
+}
+if (headers.local && !installHeaders(headers.local) && !(await downloadable(headersUrl()))) {
+  const nodedir = path.dirname(path.dirname(headers.local));
+  fail([piece(`the Node.js ${process.version} headers: they are in ${headers.local}, but node-gyp is not told so`, undefined, `npm config set nodedir ${nodedir}`)]);
 }
 
 /** A piece that is missing: what it is, the Debian package that provides it (if one does), how else to fix it. */
@@ -143,7 +143,7 @@ function gypCacheDir() {
   return process.env.npm_config_devdir || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'node-gyp');
 }
 
-/** Puts this machine's headers of this Node.js into node-gyp's cache, so it does not download them. */
+/** Puts this machine's headers of this Node.js into node-gyp's cache, so that it does not download them. */
 function installHeaders(dir) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'roomcraft-headers-'));
   try {
@@ -152,9 +152,10 @@ function installHeaders(dir) {
     const gyp = tar.status === 0 && spawnSync(process.execPath, [nodeGyp(), 'install', `--tarball=${tarball}`, `--devdir=${gypCacheDir()}`], { encoding: 'utf8' });
     if (!gyp || gyp.status !== 0) {
       say(`could not hand ${dir} to node-gyp: ${(tar.stderr || gyp?.stderr || '').trim().split('\n').at(-1)}`);
-      return;
+      return false;
     }
     note(`gave node-gyp the Node.js ${process.version} headers from ${dir} (it would have downloaded them)`);
+    return true;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -281,8 +282,12 @@ function fail(missing, reason) {
     'or an unusual platform), so npm compiles it from source, which needs what this machine lacks:',
     ...missing.map((m) => `  - ${m.what}${m.fix ? `\n      ${m.fix}` : ''}`),
     ...(reason ? [`  ${reason}`] : []),
-    packages.length ? `Install them, on Debian or Ubuntu: sudo apt-get install ${packages.join(' ')}` : 'Install them,',
-    'and run npm ci again (as root, where apt-get is, npm ci installs the Debian packages itself).',
+    ...(packages.length
+      ? [
+          `Install them (on Debian or Ubuntu: sudo apt-get install ${packages.join(' ')}) and run npm ci again;`,
+          'run as root where apt-get is, npm ci installs the Debian packages itself.',
+        ]
+      : ['Then run npm ci again.']),
     '',
   ];
   process.stderr.write(lines.join('\n'));
