@@ -135,8 +135,19 @@ export interface GateContext {
   thresholds?: Partial<GateThresholds>;
 }
 
-/** The candidates linked into groups: objects whose masks come within `gap` pixels, or whose boxes overlap a quarter. */
-export function groupCandidates(candidates: readonly RemovalCandidate[], gap: number): number[][] {
+/**
+ * The candidates linked into groups: objects whose masks come within `gap` photo pixels of each other, or whose boxes
+ * overlap by a quarter of the smaller. Masks are compared on the check grid (cells any of their pixels fall in), with
+ * the gap rounded up to whole cells plus one, so that two groups never come closer than `gap` pixels.
+ */
+export function groupCandidates(candidates: readonly RemovalCandidate[], gap: number, image: Pick<RawImage, 'width' | 'height'>, grid: Pick<CheckGrid, 'width' | 'height'>): number[][] {
+  const cellGap = Math.ceil(gap / Math.min(image.width / grid.width, image.height / grid.height)) + 1;
+  // Each candidate's cells, and the same grown by the gap, over the window of its cells grown by the gap.
+  const cells = candidates.map((c) => {
+    const window = poolWindow(c.mask, image.width, image.height, grid, cellGap);
+    const own = Uint8Array.from(window.share, (v) => (v > 0 ? 1 : 0));
+    return { window, own, grown: dilateSquare(own, window.width, window.height, cellGap) };
+  });
   const parent = candidates.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let i = 0; i < candidates.length; i++) {
@@ -145,7 +156,7 @@ export function groupCandidates(candidates: readonly RemovalCandidate[], gap: nu
       const a = candidates[i]!;
       const b = candidates[j]!;
       const boxOverlap = intersectionArea(a.box, b.box) >= 0.25 * Math.min(area(a.box), area(b.box));
-      if (boxOverlap || masksWithin(a.mask, b.mask, gap)) parent[find(i)] = find(j);
+      if (boxOverlap || cellsMeet(cells[i]!, cells[j]!)) parent[find(i)] = find(j);
     }
   }
   const groups = new Map<number, number[]>();
@@ -153,31 +164,15 @@ export function groupCandidates(candidates: readonly RemovalCandidate[], gap: nu
   return [...groups.values()];
 }
 
-/** Whether any pixel of `a` lies within `gap` pixels (Chebyshev) of a pixel of `b`. */
-function masksWithin(a: RegionMask, b: RegionMask, gap: number): boolean {
-  const x0 = Math.max(a.x - gap, b.x);
-  const y0 = Math.max(a.y - gap, b.y);
-  const x1 = Math.min(a.x + a.width + gap, b.x + b.width);
-  const y1 = Math.min(a.y + a.height + gap, b.y + b.height);
-  if (x0 >= x1 || y0 >= y1) return false;
-  // b's pixels in the shared rectangle, grown by the gap, against a's.
-  const w = x1 - x0 + 2 * gap;
-  const h = y1 - y0 + 2 * gap;
-  const local = new Uint8Array(w * h);
-  let any = false;
+/** Whether a cell of `b` lies in `a`'s grown cells. */
+function cellsMeet(a: { window: HoleWindow; grown: Uint8Array }, b: { window: HoleWindow; own: Uint8Array }): boolean {
+  const x0 = Math.max(a.window.x, b.window.x);
+  const y0 = Math.max(a.window.y, b.window.y);
+  const x1 = Math.min(a.window.x + a.window.width, b.window.x + b.window.width);
+  const y1 = Math.min(a.window.y + a.window.height, b.window.y + b.window.height);
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
-      if (b.data[(y - b.y) * b.width + (x - b.x)]) {
-        local[(y - y0 + gap) * w + (x - x0 + gap)] = 1;
-        any = true;
-      }
-    }
-  }
-  if (!any) return false;
-  const grown = dilateSquare(local, w, h, gap);
-  for (let y = Math.max(a.y, y0 - gap); y < Math.min(a.y + a.height, y1 + gap); y++) {
-    for (let x = Math.max(a.x, x0 - gap); x < Math.min(a.x + a.width, x1 + gap); x++) {
-      if (a.data[(y - a.y) * a.width + (x - a.x)] && grown[(y - y0 + gap) * w + (x - x0 + gap)]) return true;
+      if (b.own[(y - b.window.y) * b.window.width + x - b.window.x] && a.grown[(y - a.window.y) * a.window.width + x - a.window.x]) return true;
     }
   }
   return false;

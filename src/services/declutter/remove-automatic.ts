@@ -42,6 +42,8 @@ export interface AutomaticOptions extends DeclutterOptions {
 /** An object found but left in place, and why. */
 export interface KeptObject extends RemovedObject {
   reason: KeepReason;
+  /** The measurement that decided, in words ("hole 16 % of the photo"). */
+  detail: string;
 }
 
 /** Why nothing was removed: nothing was found, or nothing found passed the self-check. */
@@ -139,7 +141,7 @@ export async function removeCandidates(
   const gap = Math.max(2 * seam + 2, Math.round(0.004 * Math.max(width, height)));
   const context = { analysis, layoutTrusted: options.layoutTrusted, openings: options.openings, ...(options.gate ? { thresholds: options.gate } : {}) };
   const gate = gateGrid(image, candidates, context);
-  const groups = groupCandidates(candidates, gap);
+  const groups = groupCandidates(candidates, gap, image, gate.grid);
   const regions = groups.map((members) => unionRegion(members.map((m) => candidates[m]!.mask), 0, width, height));
   const holes = regions.map((region) => groupHole(region, image, gate));
   let verdicts = groups.map((members, g) => checkBeforeFill(image, candidates, members, holes[g]!, gate, context));
@@ -233,7 +235,7 @@ function removedObject(candidate: RemovalCandidate): RemovedObject {
 }
 
 function keptObjects(candidates: readonly RemovalCandidate[], verdicts: readonly GroupVerdict[]): KeptObject[] {
-  return verdicts.flatMap((v) => (v.reason ? v.members.map((m) => ({ ...removedObject(candidates[m]!), reason: v.reason! })) : []));
+  return verdicts.flatMap((v) => (v.reason ? v.members.map((m) => ({ ...removedObject(candidates[m]!), reason: v.reason!, detail: v.detail ?? '' })) : []));
 }
 
 /** The mask's pixels inside the box and the margin findClutter grew around it. */

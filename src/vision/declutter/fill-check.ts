@@ -146,8 +146,6 @@ export interface SurfaceConsistency {
   colourDistance: number;
   /** Mean colour difference in ΔE (CIE76), for the report. */
   deltaE: number;
-  /** Spread of L* in the fill over the ring's (floored at MIN_SPREAD): < 1 flatter, > 1 busier. */
-  spreadRatio: number;
   /** Mean gradient magnitude of L* in the fill over the ring's: < 1 smoother (a smear), > 1 busier (a collage). */
   textureRatio: number;
   /** The ring's mean gradient magnitude of L* (per cell): how textured the surface is. */
@@ -167,15 +165,6 @@ export interface SeamMeasure {
    * 0.9-quantile): the high quantile lets a surface's own edges (a board joint that happens to lie on the border) pass.
    */
   share: number;
-  /** 0.95-quantiles of the border's and the control's steps: one stretch of a strong step (a hose cut by the mask). */
-  borderPeak: number;
-  controlPeak: number;
-  /**
-   * Share of the border's samples where, in the original, the band just outside the hole differs from the band beyond
-   * it by more than the seam limit: a shadow, a rim or the rest of the object that the mask left out, which would
-   * stay as a ghost of the object's outline.
-   */
-  halo: number;
   /** Border positions that could be sampled (every other hole cell next to the outside); `samples` of them had both bands. */
   positions: number;
 }
@@ -230,17 +219,15 @@ const SEAM_WINDOW = 4;
  * joints) fall on them as often as on the border.
  */
 const CONTROL_OFFSETS = [5, 7, 9, 11] as const;
-/** Width of the halo's bands (see SeamMeasure.halo), as a share of the hole's equivalent radius (at least 2 cells). */
-const HALO_BAND = 0.15;
 /** A step at the border counts as a seam above this ΔE… */
 export const SEAM_STEP_FLOOR = 3;
 /** …and above this many times the control contour's 0.9-quantile step. */
 export const SEAM_STEP_FACTOR = 2;
 
 /**
- * Compares the filled hole with what surrounds it. `original` and `filled` are the photo before and after, on the
- * same grid; `hole` the share of each cell in the hole; `blocked` cells (other objects, openings, other holes) are
- * neither ring nor control; `labels` the surface of each cell (undefined: one surface).
+ * Compares the filled hole with what surrounds it. `originalGrid` and `filledGrid` are the photo before and after, on
+ * the same grid; `window` the hole (poolWindow, with windowMargin); `blockedGrid` cells (objects, openings) are neither
+ * ring nor control; `labelsGrid` the surface of each cell (undefined: one surface). Full-grid arrays.
  */
 export function measureFill(
   originalGrid: CheckGrid,
@@ -327,7 +314,6 @@ export function measureFill(
       ringCells: r.count,
       colourDistance: Math.sqrt(squared),
       deltaE: Math.sqrt(deltaE),
-      spreadRatio: Math.max(MIN_SPREAD[0], f.spread(0)) / Math.max(MIN_SPREAD[0], r.spread(0)),
       textureRatio: (f.gradientMean() + 0.5) / (r.gradientMean() + 0.5),
       ringTexture: r.gradientMean(),
     });
@@ -339,10 +325,8 @@ export function measureFill(
   // Seam: steps across the hole's border (fill inside, the result outside) and across a contour further out.
   const border: number[] = [];
   const control: number[] = [];
-  const halo: number[] = [];
   let positions = 0;
   const band = SEAM_BAND * SEAM_BAND;
-  const haloBand = Math.max(2, Math.round(HALO_BAND * Math.sqrt(holeCells / Math.PI)));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
@@ -351,17 +335,6 @@ export function measureFill(
         positions++;
         const step = bandStep(filled.lab, width, height, x, y, (k) => inHole[k] === 1 && insideDistance[k]! <= band, (k) => known(k) && outsideDistance[k]! <= band);
         if (step !== undefined) border.push(step);
-        const ghost = bandStep(
-          original.lab,
-          width,
-          height,
-          x,
-          y,
-          (k) => known(k) && outsideDistance[k]! <= haloBand * haloBand,
-          (k) => known(k) && outsideDistance[k]! > haloBand * haloBand && outsideDistance[k]! <= 9 * haloBand * haloBand,
-          2 * haloBand,
-        );
-        if (ghost !== undefined) halo.push(ghost);
       }
       const d = outsideDistance[i]!;
       if (!known(i) || (x + y) % 2 !== 0) continue;
@@ -389,9 +362,6 @@ export function measureFill(
     border: mean(border),
     control: mean(control),
     share: border.length > 0 ? border.filter((s) => s > limit).length / border.length : 0,
-    borderPeak: border.length > 0 ? quantile(Float32Array.from(border), 0.95) : 0,
-    controlPeak: control.length > 0 ? quantile(Float32Array.from(control), 0.95) : 0,
-    halo: halo.length > 0 ? halo.filter((s) => s > limit).length / halo.length : 0,
     positions,
   };
   return { surfaces, tiles, unmatchedShare: fillTotal > 0 ? unmatched / fillTotal : 1, touchingShare, ringCells, seam };
@@ -522,12 +492,11 @@ function bandStep(
   y: number,
   inside: (i: number) => boolean,
   outside: (i: number) => boolean,
-  window = SEAM_WINDOW,
 ): number | undefined {
   const a = [0, 0, 0, 0];
   const b = [0, 0, 0, 0];
-  for (let yy = Math.max(0, y - window); yy <= Math.min(height - 1, y + window); yy++) {
-    for (let xx = Math.max(0, x - window); xx <= Math.min(width - 1, x + window); xx++) {
+  for (let yy = Math.max(0, y - SEAM_WINDOW); yy <= Math.min(height - 1, y + SEAM_WINDOW); yy++) {
+    for (let xx = Math.max(0, x - SEAM_WINDOW); xx <= Math.min(width - 1, x + SEAM_WINDOW); xx++) {
       const k = yy * width + xx;
       const target = inside(k) ? a : outside(k) ? b : undefined;
       if (!target) continue;
