@@ -136,18 +136,9 @@ export async function removeCandidates(
   const timings = options.timings ?? { analysis: 0 };
   const gateStarted = performance.now();
   const { width, height } = image;
-  const seam = options.fill?.seam ?? 2;
-  // Groups farther apart than two seams never share a filled pixel, so each can be kept or removed on its own.
-  const gap = Math.max(2 * seam + 2, Math.round(0.004 * Math.max(width, height)));
-  const context = { analysis, layoutTrusted: options.layoutTrusted, openings: options.openings, ...(options.gate ? { thresholds: options.gate } : {}) };
-  const gate = gateGrid(image, candidates, context);
-  const groups = groupCandidates(candidates, gap, image, gate.grid);
-  const regions = groups.map((members) => unionRegion(members.map((m) => candidates[m]!.mask), 0, width, height));
-  const holes = regions.map((region) => groupHole(region, image, gate));
-  let verdicts = groups.map((members, g) => checkBeforeFill(image, candidates, members, holes[g]!, gate, context));
-  let gateMs = performance.now() - gateStarted;
-
-  const unchanged = (reason: 'nothing_found' | 'nothing_passed', report?: DeclutterReport): AutomaticResult => ({
+  let verdicts: GroupVerdict[] = [];
+  let gateMs = 0;
+  const unchanged = (reason: UnchangedReason, report?: DeclutterReport): AutomaticResult => ({
     image,
     analysis,
     removed: [],
@@ -166,6 +157,17 @@ export async function removeCandidates(
     candidates,
   });
   if (candidates.length === 0) return unchanged('nothing_found');
+
+  const seam = options.fill?.seam ?? 2;
+  // Groups farther apart than two seams never share a filled pixel, so each can be kept or removed on its own.
+  const gap = Math.max(2 * seam + 2, Math.round(0.004 * Math.max(width, height)));
+  const context = { analysis, layoutTrusted: options.layoutTrusted, openings: options.openings, ...(options.gate ? { thresholds: options.gate } : {}) };
+  const gate = gateGrid(image, candidates, context);
+  const groups = groupCandidates(candidates, gap, image, gate.grid);
+  const regions = groups.map((members) => unionRegion(members.map((m) => candidates[m]!.mask), 0, width, height));
+  const holes = regions.map((region) => groupHole(region, image, gate));
+  verdicts = groups.map((members, g) => checkBeforeFill(image, candidates, members, holes[g]!, gate, context));
+  gateMs = performance.now() - gateStarted;
   const passing = verdicts.flatMap((v, g) => (v.reason ? [] : [g]));
   if (passing.length === 0) return unchanged('nothing_passed');
 
