@@ -8,13 +8,11 @@
 //   node scripts/build.mjs --check   exits 0 when dist/ is current, 1 (and says why) when not; builds nothing
 //
 // bin/roomcraft calls build() from here at every start, so this module loads nothing heavy until it has to build.
-import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 
-export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// Only what every start needs is imported here: node:crypto is loaded when a file has to be hashed.
+export const ROOT = path.dirname(import.meta.dirname);
 export const DIST = path.join(ROOT, 'dist');
 const SRC = path.join(ROOT, 'src');
 const STAMP = path.join(DIST, '.build-stamp.json');
@@ -32,12 +30,13 @@ function inputs() {
   const relative = (entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name));
   // Editors' hidden and backup files are no input.
   const files = entries.filter((entry) => entry.isFile() && !/^\.|~$/.test(entry.name)).map(relative);
-  files.push('tsconfig.json', path.relative(ROOT, fileURLToPath(import.meta.url)));
+  files.push('tsconfig.json', path.relative(ROOT, import.meta.filename));
   const dirs = [path.relative(ROOT, SRC), ...entries.filter((entry) => entry.isDirectory()).map(relative)];
   return { files: files.sort(), dirs: dirs.sort() };
 }
 
-const sha256 = (file) => createHash('sha256').update(readFileSync(path.join(ROOT, file))).digest('hex');
+const sha256 = (file) =>
+  process.getBuiltinModule('node:crypto').createHash('sha256').update(readFileSync(path.join(ROOT, file))).digest('hex');
 
 function stat(file) {
   try {
@@ -115,7 +114,7 @@ async function withLock(fn) {
         continue; // released meanwhile
       }
       if (owner > 0 && !alive(owner)) rmSync(LOCK, { force: true });
-      else await sleep(50);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
   try {
@@ -169,7 +168,7 @@ export async function build({ force = false } = {}) {
   });
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
   const args = new Set(process.argv.slice(2));
   if (args.has('--check')) {
     const reason = staleness();
