@@ -1,11 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { withDeadline } from './until.js';
 
 export interface HeldImage {
   url: string;
-  /** Resolves when the first request for `url` has arrived (and is being held). */
-  requested(): Promise<void>;
   /** Answers the held requests, and every later one at once. */
   release(): void;
 }
@@ -25,16 +22,12 @@ export interface ImageServer {
 /** Serves generated images on 127.0.0.1, the only address tests may fetch from. */
 export async function startImageServer(): Promise<ImageServer> {
   const files = new Map<string, { bytes: Buffer; contentType: string }>();
-  const gates = new Map<string, { opened: Promise<void>; arrived: () => void }>();
+  const gates = new Map<string, Promise<void>>();
   const requests: string[] = [];
   const server = http.createServer(async (request, response) => {
     const path = request.url ?? '';
     requests.push(path);
-    const gate = gates.get(path);
-    if (gate) {
-      gate.arrived();
-      await gate.opened;
-    }
+    await gates.get(path);
     const file = files.get(path);
     if (!file) {
       response.writeHead(404).end();
@@ -52,12 +45,8 @@ export async function startImageServer(): Promise<ImageServer> {
     serve,
     hold(name, bytes, contentType) {
       let release!: () => void;
-      let arrived!: () => void;
-      const opened = new Promise<void>((resolve) => (release = resolve));
-      const requested = new Promise<void>((resolve) => (arrived = resolve));
-      gates.set(`/${name}`, { opened, arrived });
-      const url = serve(name, bytes, contentType);
-      return { url, requested: () => withDeadline(requested, `a request for ${url}`), release };
+      gates.set(`/${name}`, new Promise<void>((resolve) => (release = resolve)));
+      return { url: serve(name, bytes, contentType), release };
     },
     requests,
     close: () =>
