@@ -29,7 +29,7 @@ import { layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
  */
 
 /** Why an object stayed. */
-export type KeepReason = 'partly_occluded' | 'incomplete_mask' | 'fixture' | 'too_large' | 'fill_inconsistent' | 'seam';
+export type KeepReason = 'partly_occluded' | 'incomplete_mask' | 'fixture' | 'too_small' | 'too_large' | 'fill_inconsistent' | 'seam';
 
 /** Something the automatic mode may remove: a detection or floor clutter, with the pixels a removal would fill. */
 export interface RemovalCandidate {
@@ -50,6 +50,11 @@ export interface GateThresholds {
   minBoxCover: number;
   /** Largest share of a detection's box on a window or door (the mask stops there: the rest would stay). */
   maxOpeningShare: number;
+  /**
+   * Smallest hole, as a share of the photo: below it a "cup" or "kite" alone is most often a light switch, a floor
+   * vent or a spotlight, which belong to the property.
+   */
+  minHoleShare: number;
   /** Largest hole, as a share of the photo. */
   maxHoleShare: number;
   /** Largest hole depth (distance from its deepest cell to the nearest known one), share of the photo's shorter side. */
@@ -83,7 +88,7 @@ export interface GateThresholds {
   maxSmearShare: number;
   /** Largest share of the border's samples with a step beyond the seam limit (see fill-check's SEAM_STEP_*). */
   maxSeamShare: number;
-  /** Largest ratio of the border's mean step to the control contours' (floored at 0.5 ΔE). */
+  /** Largest ratio of the border's mean step to the control contours' (floored at SEAM_RATIO_FLOOR). */
   maxSeamRatio: number;
 }
 
@@ -92,6 +97,7 @@ export const DEFAULT_GATE: GateThresholds = {
   minSpan: 0.8,
   minBoxCover: 0.3,
   maxOpeningShare: 0.05,
+  minHoleShare: 0.001,
   maxHoleShare: 0.03,
   maxRelativeDepth: 0.06,
   maxSurfaceShare: 0.15,
@@ -109,6 +115,9 @@ export const DEFAULT_GATE: GateThresholds = {
   maxSeamShare: 0.1,
   maxSeamRatio: 2,
 };
+
+/** Least control step, ΔE, the border's mean step is compared with: the sensor noise of a plain wall. */
+const SEAM_RATIO_FLOOR = 0.25;
 
 /** One group of touching objects and what the gate measured and decided for it. */
 export interface GroupVerdict {
@@ -276,6 +285,7 @@ export function checkBeforeFill(
   if (onCeiling > t.maxCeilingShare) return fail('fixture', `${percent(onCeiling)} of it on the ceiling`);
   const height = heightAboveHorizon(members.map((m) => candidates[m]!.mask), context.analysis);
   if (height > t.mountedAbove * image.height) return fail('fixture', `all of it ${percent(height / image.height)} of the photo above eye level`);
+  if (shape.share < t.minHoleShare) return fail('too_small', `hole ${(100 * shape.share).toFixed(2)} % of the photo`);
   if (shape.share > t.maxHoleShare) return fail('too_large', `hole ${percent(shape.share)} of the photo`);
   if (shape.relativeDepth > t.maxRelativeDepth) return fail('too_large', `hole ${percent(shape.relativeDepth)} deep`);
   if (surfaceShare > t.maxSurfaceShare) return fail('too_large', `hole takes ${percent(surfaceShare)} of its surface`);
@@ -312,7 +322,7 @@ export function checkAfterFill(
   const smeared = shareOf((tile) => tile.ringTexture >= t.texturedRing && tile.textureRatio < t.smearRatio);
   if (smeared > t.maxSmearShare) return fail('fill_inconsistent', `${percent(smeared)} of the fill smoother than its textured surface`);
   if (seam.share > t.maxSeamShare) return fail('seam', `${percent(seam.share)} of the border steps`);
-  const ratio = seam.border / Math.max(0.5, seam.control);
+  const ratio = seam.border / Math.max(SEAM_RATIO_FLOOR, seam.control);
   if (ratio > t.maxSeamRatio) return fail('seam', `border steps ${ratio.toFixed(1)}× those beside it`);
   return judged;
 }
