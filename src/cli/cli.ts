@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
 
-// Each command imports its own module when it runs (one dynamic import each), so `roomcraft --help` and
-// `roomcraft keys create` never load Fastify, sharp or onnxruntime.
+// Each command imports its own module when it runs (one dynamic import each), so `roomcraft --help` loads nothing
+// but this file and `roomcraft keys create` never loads Fastify, sharp or onnxruntime. The configuration (TypeBox)
+// is loaded by the commands that need it.
 
 const USAGE = `Usage: roomcraft <command>
 
@@ -40,6 +40,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
       allowPositionals: false,
     }).values;
     if (flags.help) return usage(0);
+    const { loadConfig } = await import('../config/config.js');
     const config = loadConfig(env);
     switch (command) {
       case 'serve': {
@@ -62,7 +63,8 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
       }
     }
   } catch (error) {
-    if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
+    // By name, so that the configuration module stays unloaded for the commands that do not need it.
+    if ((error instanceof Error && error.name === 'ConfigError') || (error instanceof TypeError && 'code' in error)) {
       process.stderr.write(`roomcraft: ${error.message}\n`);
       return 2;
     }
@@ -78,7 +80,8 @@ async function analyze(args: string[], env: Env): Promise<number> {
   });
   const [photo] = positionals;
   if (!photo || (values.lines && !['auto', 'mlsd', 'lsd'].includes(values.lines))) return usage(2);
-  const config: Config = loadConfig(env);
+  const { loadConfig } = await import('../config/config.js');
+  const config = loadConfig(env);
   const { analyzePhoto } = await import('./analyze.js');
   return await analyzePhoto(config, photo, {
     ...(values.out ? { out: values.out } : {}),

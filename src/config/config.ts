@@ -101,7 +101,9 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 /**
  * An origin as browsers send it in `Origin`: scheme, host and port only (`https://app.example.com`,
