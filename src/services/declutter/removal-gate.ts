@@ -22,10 +22,11 @@ import { layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
 /**
  * The automatic declutter's self-check: an object goes only when its removal can be shown to be clean. Objects that
  * touch are judged together (a dining set goes whole or stays whole); a group is kept, pixel for pixel, when its mask
- * does not cover its detections, when it stands in front of a window or door, when the hole would be too large for
- * the surface around it, or, after the fill, when the fill's colour or texture does not continue the visible ring of
- * the same surface or its border shows a seam. docs/decisions/0009-declutter-gate.md has the measurements behind
- * every threshold.
+ * does not cover its detections, when it stands in front of a window or door, when it hangs on the ceiling or above
+ * eye level, when its hole is a speck (switches, vents) or too large for the surface around it, or, after the fill,
+ * when its border runs into something that stays, when the fill's colour or texture does not continue the visible
+ * ring of the same surface, or when its border shows a seam. docs/decisions/0009-declutter-gate.md has the
+ * measurements behind every threshold.
  */
 
 /** Why an object stayed. */
