@@ -20,10 +20,13 @@
  *    furniture pixels of labels.png (class 9) dilated by 2 px, input = beauty.png, answer = empty.png. Ours is
  *    `removeMasked` without detectors (a render holds no COCO object to keep), the others as in A.
  * C. Automatic mode (`removeAutomatically`) on the furnished photos with drawn boxes: how much of the drawn objects
- *    the removal mask covers.
+ *    the candidates' masks cover (before the self-check), and how many candidates the self-check let go.
  * D. Times at 12 MP (furnished_living_cluttered_01.jpg, 4032 × 3024): masked mode with 15 % of the photo masked,
  *    automatic mode; both from the decoded photo to the filled one.
- * E. docs/images/declutter-contact-sheet.jpg.
+ * Contact sheet: docs/images/declutter-contact-sheet.jpg.
+ *
+ * Part E, the automatic mode's self-check on every shared furnished photo and empty room, is bench/declutter-gate.ts;
+ * its part of the section is carried over as it is.
  *
  * Writes the `declutter` section of docs/benchmarks.md. `--holes-only` (A and its sheet rows only) and
  * `--skip-shiftmap` are for quick iterations; the section then says it is partial.
