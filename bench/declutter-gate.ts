@@ -237,7 +237,7 @@ shared the machine: times are upper bounds).
 Every furnished photo and every empty room of the shared photos (\`testdata/rooms\` and \`testdata/empty-rooms\`; photos
 over 12 MP reduced to 12 MP), run once through the room analysis, the detectors and the masks, then filled twice from
 the same candidates: **before the gate** (every candidate filled at once, the automatic mode as it was) and **gated**
-(\`removeCandidates\` with the thresholds of \`DEFAULT_GATE\`, docs/decisions/0009). Found: detections and floor clutter.
+(\`removeCandidates\` with the thresholds of \`DEFAULT_GATE\`, docs/decisions/0010). Found: detections and floor clutter.
 Kept: objects left in place, by reason. Changed pixels: pixels that differ from the input outside the removed masks
 and their 2-pixel seams / inside the kept objects' masks (both must be 0). Time: analysis + detection + masks, then
 the gate with its fill; the last column is the automatic mode before the gate (same candidates, one fill of all).

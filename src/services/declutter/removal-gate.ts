@@ -25,7 +25,7 @@ import { layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
  * does not cover its detections, when it stands in front of a window or door, when it hangs on the ceiling or above
  * eye level, when its hole is a speck (switches, vents) or too large for the surface around it, or, after the fill,
  * when its border runs into something that stays, when the fill's colour or texture does not continue the visible
- * ring of the same surface, or when its border shows a seam. docs/decisions/0009-declutter-gate.md has the
+ * ring of the same surface, or when its border shows a seam. docs/decisions/0010-declutter-gate.md has the
  * measurements behind every threshold.
  */
 
@@ -93,7 +93,7 @@ export interface GateThresholds {
   maxSeamRatio: number;
 }
 
-/** Chosen on the shared furnished photos and the bench's known-answer holes: docs/decisions/0009. */
+/** Chosen on the shared furnished photos and the bench's known-answer holes: docs/decisions/0010. */
 export const DEFAULT_GATE: GateThresholds = {
   minSpan: 0.8,
   minBoxCover: 0.3,
