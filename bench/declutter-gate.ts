@@ -30,6 +30,7 @@ import { dilateSquare } from '../src/vision/mask-morphology.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
 import { PHOTO_LIMITS, PHOTOS, readManifest, ROOT, TWELVE_MEGAPIXELS } from './shared-photos.js';
+import { resizeToTwelveMegapixels } from './twelve-megapixels.js';
 
 const EMPTY_ROOMS = path.resolve(ROOT, '../shared/testdata/empty-rooms');
 const SHEET = path.join(ROOT, 'docs/images/declutter-gate-contact-sheet.jpg');
@@ -153,13 +154,7 @@ async function main(): Promise<void> {
 /** The photo as the service decodes it, reduced to 12 MP when larger. */
 async function loadPhoto(file: string): Promise<RawImage> {
   const { image } = await decodeImage(fs.readFileSync(file), PHOTO_LIMITS);
-  if (image.width * image.height <= TWELVE_MEGAPIXELS * 1.02) return image;
-  const scale = Math.sqrt(TWELVE_MEGAPIXELS / (image.width * image.height));
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: image.channels };
+  return image.width * image.height <= TWELVE_MEGAPIXELS * 1.02 ? image : resizeToTwelveMegapixels(image);
 }
 
 /** Pixels that changed where nothing was removed (outside the removed masks grown by the 2-pixel seam) and inside kept masks. */

@@ -20,7 +20,7 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
-import { enlargeToTwelveMegapixels } from './twelve-megapixels.js';
+import { resizeToTwelveMegapixels } from './twelve-megapixels.js';
 
 const BOXES = path.join(ROOT, 'bench/data/privacy-boxes.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/privacy-contact-sheet.jpg');
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   }
 
   // The street photo enlarged to about 12 MP: the set's busiest for both detectors.
-  const large = await enlargeToTwelveMegapixels((await load('exterior_blue_sky_street_07.jpg')).image);
+  const large = await resizeToTwelveMegapixels((await load('exterior_blue_sky_street_07.jpg')).image);
   const privacyStart = performance.now();
   const largeResult = await applyPrivacy(large, models);
   const privacy12 = (performance.now() - privacyStart) / 1000;

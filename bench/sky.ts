@@ -14,7 +14,7 @@ import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { computeSkyMatte } from '../src/vision/sky/sky-matte.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
-import { enlargeToTwelveMegapixels } from './twelve-megapixels.js';
+import { resizeToTwelveMegapixels } from './twelve-megapixels.js';
 
 const MASKS = path.join(ROOT, 'bench/data/sky-masks.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/sky-contact-sheet.jpg');
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     const replaced = replaceSky(image, sky, force);
     const replaceMs = performance.now() - replaceStart;
 
-    const large = await enlargeToTwelveMegapixels(image);
+    const large = await resizeToTwelveMegapixels(image);
     const largeStart = performance.now();
     replaceSky(large, sky, force);
     const replace12Ms = performance.now() - largeStart;

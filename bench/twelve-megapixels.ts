@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { TWELVE_MEGAPIXELS } from './shared-photos.js';
 
-/** The photo enlarged with Lanczos (sharp's lanczos3) to about 12 megapixels, keeping its aspect ratio and channels. */
-export async function enlargeToTwelveMegapixels(image: RawImage): Promise<RawImage> {
+/** The photo resized with Lanczos (sharp's lanczos3) to about 12 megapixels, up or down, keeping its aspect ratio and channels. */
+export async function resizeToTwelveMegapixels(image: RawImage): Promise<RawImage> {
   const scale = Math.sqrt(TWELVE_MEGAPIXELS / (image.width * image.height));
   const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'lanczos3' })
