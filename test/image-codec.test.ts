@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import zlib from 'node:zlib';
 import sharp, { type Color, type Sharp } from 'sharp';
 import { AppError, type ErrorCode } from '../src/errors.js';
 import { decodeImage, decodeMask, encodeImage, readImageSize, sniffImageFormat } from '../src/repositories/image-codec.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { headerOnlyPng } from './helpers/fixtures.js';
 
 const limits = { maxInputPixels: 10_000_000 };
 const RED = { r: 220, g: 30, b: 40 };
@@ -49,28 +49,6 @@ async function rejectsWithCode(promise: Promise<unknown>, code: ErrorCode): Prom
     return error;
   }
   assert.fail(`expected ${code}, but it succeeded`);
-}
-
-/** A structurally valid PNG whose header declares a huge canvas, with almost no pixel data behind it. */
-function decompressionBombPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit, RGB, deflate, adaptive filtering, not interlaced
-  return Buffer.concat([
-    Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 async function twoFrameGif(): Promise<Buffer> {
@@ -129,14 +107,14 @@ describe('readImageSize', () => {
   });
 
   it('refuses a decompression bomb from its header alone, before reading any pixel', async () => {
-    const bomb = decompressionBombPng(40_000, 40_000);
+    const bomb = headerOnlyPng(40_000, 40_000);
     assert.ok(bomb.length < 200);
     const error = await rejectsWithCode(decodeImage(bomb, limits), 'image_too_large');
     assert.match(error.message, /10000000/);
     await rejectsWithCode(readImageSize(bomb, limits), 'image_too_large');
     // The file holds almost none of the pixel data its header promises: a decoder that read the pixels would fail on
     // that, as the same file at a size within the limit does. So image_too_large came from the header alone.
-    await rejectsWithCode(decodeImage(decompressionBombPng(100, 100), limits), 'invalid_image');
+    await rejectsWithCode(decodeImage(headerOnlyPng(100, 100), limits), 'invalid_image');
   });
 
   it('refuses unknown formats and unreadable headers', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import zlib from 'node:zlib';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { loadConfig } from '../src/config/config.js';
@@ -10,30 +9,9 @@ import type { JobTask } from '../src/jobs/task.js';
 import { decodeImage } from '../src/repositories/image-codec.js';
 import type { AnyOperation } from '../src/services/operations/operation.js';
 import { findOperation } from '../src/services/operations/registry.js';
+import { headerOnlyPng } from './helpers/fixtures.js';
 
 const config = loadConfig({}, { image: { maxInputPixels: 10_000_000, maxOutputPixels: 16_000_000 } });
-
-/** A valid PNG header declaring width × height, followed by far too little pixel data to decode. */
-function headerOnlyPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 function contextServing(files: Record<string, Buffer>): TaskContext {
   const unused = () => Promise.reject(new Error('no model is needed before the size checks'));

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 
 /** A small photo-like test image: a horizontal colour gradient with a dark square, so resampling has edges to keep. */
@@ -27,4 +28,29 @@ export async function makeImage(
 
 export function dataUrl(bytes: Buffer, contentType = 'image/png'): string {
   return `data:${contentType};base64,${bytes.toString('base64')}`;
+}
+
+export /**
+ * A valid PNG header declaring width × height, followed by far too little pixel data to decode: a decompression
+ * bomb's shape, and proof that a size check read only the header.
+ */
+function headerOnlyPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
