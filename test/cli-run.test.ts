@@ -23,16 +23,10 @@ interface Outcome {
   stderr: string;
 }
 
-/** bin/roomcraft in a child process, with no ROOMCRAFT_URL or key from the environment unless given. */
-function roomcraft(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Outcome> {
-  const env: Record<string, string | undefined> = { ...process.env, ROOMCRAFT_URL: undefined, ROOMCRAFT_API_KEY: undefined, LOG_LEVEL: undefined };
+/** A child process run to its end, its output collected; only a hang reaches the limit. */
+function collect(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'bin/roomcraft'), args, {
-      cwd: options.cwd ?? ROOT,
-      env: { ...env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: HANG_MS,
-    });
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: HANG_MS });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -40,6 +34,12 @@ function roomcraft(args: string[], options: { env?: Record<string, string>; cwd?
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** bin/roomcraft in a child process, with no ROOMCRAFT_URL or key from the environment unless given. */
+function roomcraft(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Outcome> {
+  const env: Record<string, string | undefined> = { ...process.env, ROOMCRAFT_URL: undefined, ROOMCRAFT_API_KEY: undefined, LOG_LEVEL: undefined };
+  return collect(path.join(ROOT, 'bin/roomcraft'), args, { cwd: options.cwd ?? ROOT, env: { ...env, ...options.env } });
 }
 
 async function freePort(): Promise<number> {
@@ -284,19 +284,7 @@ describe('roomcraft entry point', () => {
       const packages = new Set(Object.keys(require.cache).filter((p) => p.includes('/node_modules/'))
         .map((p) => p.split('/node_modules/').at(-1).split('/')[0]));
       process.stderr.write('\\n' + JSON.stringify({ code, packages: [...packages] }) + '\\n');`;
-    const outcome = await new Promise<Outcome>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: HANG_MS,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const outcome = await collect(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
     assert.equal(outcome.code, 0, outcome.stderr);
     return JSON.parse(outcome.stderr.trim().split('\n').at(-1)!);
   }
