@@ -35,3 +35,14 @@ export function polygonMask(width: number, height: number, polygons: readonly Po
   for (const polygon of polygons) fillPolygon(mask, width, height, polygon);
   return mask;
 }
+
+/** Whether a point lies inside the polygon (even-odd rule). */
+export function pointInPolygon(polygon: Polygon, x: number, y: number): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i]!;
+    const [xj, yj] = polygon[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}

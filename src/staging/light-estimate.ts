@@ -1,0 +1,167 @@
+import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from '../vision/colour.js';
+import { layoutLabelMap, FLOOR, CEILING } from '../vision/geometry/room-box.js';
+import type { RawImage } from '../vision/raw-image.js';
+import type { Vec3 } from '../vision/geometry/vec3.js';
+import { pointInPolygon } from '../vision/polygon-mask.js';
+import { wallNormal, type RoomModel, type RoomOpening } from './room-model.js';
+
+/**
+ * Albedo assumed for the walls of a listing photo (white and off-white paint reflect 0.7–0.85): the white card
+ * against which the photo's light is measured. A dark feature wall reads as a dimmer light; docs/decisions/0011 says
+ * what that costs.
+ */
+export const WALL_ALBEDO = 0.8;
+/** Linear values above this are clipped highlights, useless for measuring light. */
+const CLIPPED = 0.93;
+/** Side of the grid the photo is sampled on for the light measurement. */
+const SAMPLE_GRID = 96;
+
+export interface LightSource {
+  kind: 'area';
+  center: Vec3;
+  direction: Vec3;
+  up: Vec3;
+  width: number;
+  height: number;
+  color: Vec3;
+  power: number;
+  /** Which opening it stands for; `fill` for the light from the camera's side of the room. */
+  from: string;
+}
+
+export interface LightEstimate {
+  lights: LightSource[];
+  ambient: { color: Vec3; strength: number };
+  /** Linear luminance of a white surface in the photo (the photo's irradiance), for the surfaces' albedo. */
+  whiteLevel: number;
+  /** Wall pixels and the luminance a white surface would have there: what Blender's calibration matches. */
+  calibration: { x: number; y: number; target: number }[];
+}
+
+/**
+ * The photo's light as the renderer needs it: every window (and glazed door) the geometry found becomes an area light
+ * on its rectangle, coloured by the view through it, brighter where its pixels are clipped; a broad fill stands for
+ * the light from the camera's side of the room (the windows behind the photographer); a dim ambient for the rest.
+ * Their relative strengths come from what the openings show; the absolute level is fitted by the renderer so that a
+ * white wall renders as bright as the photo's walls imply (white-card calibration on WALL_ALBEDO).
+ */
+export function estimateLight(photo: RawImage, room: RoomModel): LightEstimate {
+  const { width, height } = photo;
+  const gw = Math.min(SAMPLE_GRID, width);
+  const gh = Math.max(1, Math.round((gw * height) / width));
+  const labels = layoutLabelMap(room.camera, { ...room.box, back: -Infinity }, gw, gh);
+  const calibration: LightEstimate['calibration'] = [];
+  const wallChroma: Vec3 = [0, 0, 0];
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      const face = labels[gy * gw + gx]!;
+      if (face === FLOOR || face === CEILING) continue;
+      const x = ((gx + 0.5) * width) / gw;
+      const y = ((gy + 0.5) * height) / gh;
+      if (room.openings.some((o) => pointInPolygon(o.polygon, x, y))) continue;
+      const rgb = linearAt(photo, Math.floor(x), Math.floor(y));
+      if (Math.max(...rgb) >= CLIPPED) continue;
+      const luminance = lum(rgb);
+      if (luminance <= 1e-4) continue;
+      calibration.push({ x, y, target: luminance / WALL_ALBEDO });
+      for (let c = 0; c < 3; c++) wallChroma[c] = wallChroma[c]! + rgb[c]! / luminance;
+    }
+  }
+  const whiteLevel = calibration.length > 0 ? medianOf(calibration.map((s) => s.target)) : 0.6;
+  const neutral: Vec3 = calibration.length > 0 ? normalizeColour(wallChroma) : [1, 1, 1];
+
+  const lights: LightSource[] = [];
+  room.openings.forEach((opening, index) => {
+    const light = openingLight(photo, room, opening, whiteLevel);
+    if (light) lights.push({ ...light, from: `${opening.kind}-${index}` });
+  });
+  // The photographer's side: a broad soft light behind and above the camera, as bright as the windows together
+  // when the photo shows some, the only light otherwise.
+  const windowPower = lights.reduce((sum, l) => sum + l.power, 0);
+  lights.push({
+    kind: 'area',
+    center: [0, -1.2, (room.box.ceiling + room.box.floor) / 2 + 0.3],
+    direction: [0, 1, 0],
+    up: [0, 0, 1],
+    width: Math.max(2, room.box.right - room.box.left),
+    height: Math.max(1.5, room.box.ceiling - room.box.floor - 0.3),
+    color: neutral,
+    power: windowPower > 0 ? windowPower * 0.6 : 400,
+    from: 'fill',
+  });
+  return { lights, ambient: { color: neutral, strength: 0.15 }, whiteLevel, calibration };
+}
+
+function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, whiteLevel: number): Omit<LightSource, 'from'> | undefined {
+  const xs = opening.polygon.map((p) => p[0]);
+  const ys = opening.polygon.map((p) => p[1]);
+  const x0 = Math.max(0, Math.floor(Math.min(...xs)));
+  const x1 = Math.min(photo.width, Math.ceil(Math.max(...xs)));
+  const y0 = Math.max(0, Math.floor(Math.min(...ys)));
+  const y1 = Math.min(photo.height, Math.ceil(Math.max(...ys)));
+  const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / 4000)));
+  const sum: Vec3 = [0, 0, 0];
+  let count = 0;
+  let clipped = 0;
+  for (let y = y0; y < y1; y += step) {
+    for (let x = x0; x < x1; x += step) {
+      if (!pointInPolygon(opening.polygon, x + 0.5, y + 0.5)) continue;
+      const rgb = linearAt(photo, x, y);
+      for (let c = 0; c < 3; c++) sum[c] = sum[c]! + rgb[c]!;
+      if (Math.max(...rgb) >= CLIPPED) clipped++;
+      count++;
+    }
+  }
+  if (count === 0) return undefined;
+  const mean: Vec3 = [sum[0] / count, sum[1] / count, sum[2] / count];
+  const brightness = lum(mean) / Math.max(whiteLevel, 1e-3);
+  // A door that is no brighter than a wall leads to another room, not to daylight.
+  if (opening.kind === 'door' && brightness < 1.3) return undefined;
+  const widthM = opening.u1 - opening.u0;
+  const heightM = opening.top - opening.bottom;
+  if (!(widthM > 0.1 && heightM > 0.1)) return undefined;
+  const u = (opening.u0 + opening.u1) / 2;
+  const z = room.box.floor + (opening.bottom + opening.top) / 2;
+  const inward = wallNormal(opening.wall);
+  // Just inside the wall plane, so the shadow-catching wall does not hide it.
+  const inset = 0.02;
+  const center: Vec3 =
+    opening.wall === 'wall-front' ? [u, room.box.front - inset, z] : opening.wall === 'wall-left' ? [room.box.left + inset, u, z] : [room.box.right - inset, u, z];
+  // Clipped pixels hide how bright the view is: they count as four times white.
+  const boost = 1 + 3 * (clipped / count);
+  return {
+    kind: 'area',
+    center,
+    direction: inward,
+    up: [0, 0, 1],
+    width: widthM,
+    height: heightM,
+    color: normalizeColour(mean),
+    power: 300 * widthM * heightM * Math.max(0.5, brightness) * boost,
+  };
+}
+
+function linearAt(photo: RawImage, x: number, y: number): Vec3 {
+  const i = (y * photo.width + x) * photo.channels;
+  if (photo.channels < 3) {
+    const v = LINEAR_OF_BYTE[photo.data[i]!]!;
+    return [v, v, v];
+  }
+  return [LINEAR_OF_BYTE[photo.data[i]!]!, LINEAR_OF_BYTE[photo.data[i + 1]!]!, LINEAR_OF_BYTE[photo.data[i + 2]!]!];
+}
+
+function lum(rgb: Readonly<Vec3>): number {
+  return LUMINANCE_WEIGHTS[0] * rgb[0] + LUMINANCE_WEIGHTS[1] * rgb[1] + LUMINANCE_WEIGHTS[2] * rgb[2];
+}
+
+/** A colour scaled to luminance 1, its saturation halved: light colour from surfaces that are not quite neutral. */
+function normalizeColour(rgb: Readonly<Vec3>): Vec3 {
+  const l = lum(rgb);
+  if (!(l > 0)) return [1, 1, 1];
+  return [0.5 + (0.5 * rgb[0]) / l, 0.5 + (0.5 * rgb[1]) / l, 0.5 + (0.5 * rgb[2]) / l];
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}

@@ -1,0 +1,119 @@
+import { cameraToWorld, type PinholeCamera } from '../vision/geometry/camera.js';
+import type { FaceLabel } from '../vision/geometry/room-box.js';
+import type { Vec3 } from '../vision/geometry/vec3.js';
+
+export type WallLabel = 'wall-left' | 'wall-front' | 'wall-right';
+
+/**
+ * The room as staging sees it, in the geometry analysis's world frame: metres, X right, Y forward (away from the
+ * camera), Z up, the camera at the origin, the floor at z = floor (minus the camera height). The room is the
+ * analysis's box: a left wall at x = left, a right wall at x = right, a front wall at y = front; the camera's side
+ * of the room is open (never staged, never seen).
+ */
+export interface RoomModel {
+  camera: PinholeCamera;
+  box: { left: number; right: number; front: number; floor: number; ceiling: number };
+  /** Which walls the photo shows (an unseen side wall's position is only a placeholder past the view). */
+  visibleWalls: ReadonlySet<WallLabel>;
+  openings: RoomOpening[];
+}
+
+export interface RoomOpening {
+  kind: 'window' | 'door' | 'french-door';
+  wall: WallLabel;
+  /** Along the wall (x on the front wall, y on the side walls), metres, u0 < u1. */
+  u0: number;
+  u1: number;
+  /** Heights above the floor, metres. */
+  bottom: number;
+  top: number;
+  /** The opening's outline in the photo (pixels). */
+  polygon: [number, number][];
+}
+
+/** What the model needs of the geometry analysis (services/geometry/analyze-room.ts's RoomAnalysis has it all). */
+export interface AnalysedRoom {
+  image: { width: number; height: number };
+  camera: { focal: number; cx: number; cy: number; rotation: number[] };
+  layout: { faces: { label: FaceLabel }[]; box: { left: number; right: number; front: number; floor: number; ceiling: number } };
+  openings: { kind: 'window' | 'door' | 'french-door'; wall: FaceLabel; polygon: [number, number][] }[];
+}
+
+const WALLS: readonly WallLabel[] = ['wall-left', 'wall-front', 'wall-right'];
+
+export function roomModel(analysis: AnalysedRoom): RoomModel {
+  const camera: PinholeCamera = {
+    width: analysis.image.width,
+    height: analysis.image.height,
+    focal: analysis.camera.focal,
+    cx: analysis.camera.cx,
+    cy: analysis.camera.cy,
+    rotation: analysis.camera.rotation as PinholeCamera['rotation'],
+  };
+  const box = { ...analysis.layout.box };
+  const visibleWalls = new Set(WALLS.filter((wall) => analysis.layout.faces.some((f) => f.label === wall)));
+  const openings: RoomOpening[] = [];
+  for (const opening of analysis.openings) {
+    if (!isWall(opening.wall)) continue;
+    const corners = opening.polygon.map(([x, y]) => pointOnWall(camera, box, opening.wall as WallLabel, x, y));
+    if (corners.some((c) => c === undefined)) continue;
+    const along = corners.map((c) => alongWall(opening.wall as WallLabel, c!));
+    const heights = corners.map((c) => c![2] - box.floor);
+    openings.push({
+      kind: opening.kind,
+      wall: opening.wall,
+      u0: Math.min(...along),
+      u1: Math.max(...along),
+      bottom: opening.kind === 'window' ? Math.max(0, Math.min(...heights)) : 0,
+      top: Math.max(...heights),
+      polygon: opening.polygon,
+    });
+  }
+  return { camera, box, visibleWalls, openings };
+}
+
+function isWall(label: FaceLabel): label is WallLabel {
+  return (WALLS as readonly string[]).includes(label);
+}
+
+/** The world direction of the ray through a photo pixel. */
+export function pixelRay(camera: PinholeCamera, x: number, y: number): Vec3 {
+  return cameraToWorld(camera, [(x - camera.cx) / camera.focal, (y - camera.cy) / camera.focal, 1]);
+}
+
+/** Where the ray through a pixel meets a wall's plane (world metres), or undefined when it runs away from it. */
+export function pointOnWall(camera: PinholeCamera, box: RoomModel['box'], wall: WallLabel, x: number, y: number): Vec3 | undefined {
+  const d = pixelRay(camera, x, y);
+  const [axis, value] = wall === 'wall-front' ? [1, box.front] : wall === 'wall-left' ? [0, box.left] : [0, box.right];
+  const t = value / d[axis]!;
+  if (!(t > 0) || !Number.isFinite(t)) return undefined;
+  return [d[0] * t, d[1] * t, d[2] * t];
+}
+
+/** Where the ray through a pixel meets the floor (world metres), or undefined at or above the horizon. */
+export function pointOnFloor(camera: PinholeCamera, floor: number, x: number, y: number): Vec3 | undefined {
+  const d = pixelRay(camera, x, y);
+  if (d[2] >= -1e-9) return undefined;
+  const t = floor / d[2];
+  return [d[0] * t, d[1] * t, floor];
+}
+
+/** The coordinate along a wall: x on the front wall, y on the side walls. */
+export function alongWall(wall: WallLabel, p: Readonly<Vec3>): number {
+  return wall === 'wall-front' ? p[0] : p[1];
+}
+
+/** The unit normal of a wall pointing into the room. */
+export function wallNormal(wall: WallLabel): Vec3 {
+  return wall === 'wall-front' ? [0, -1, 0] : wall === 'wall-left' ? [1, 0, 0] : [-1, 0, 0];
+}
+
+/** A world point's pixel in the photo, or undefined behind the camera. */
+export function projectWorld(camera: PinholeCamera, p: Readonly<Vec3>): [number, number] | undefined {
+  const r = camera.rotation;
+  const x = r[0] * p[0] + r[1] * p[1] + r[2] * p[2];
+  const y = r[3] * p[0] + r[4] * p[1] + r[5] * p[2];
+  const z = r[6] * p[0] + r[7] * p[1] + r[8] * p[2];
+  if (z <= 1e-6) return undefined;
+  return [camera.cx + (camera.focal * x) / z, camera.cy + (camera.focal * y) / z];
+}
