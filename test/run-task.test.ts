@@ -20,6 +20,7 @@ function contextServing(files: Record<string, Buffer>): TaskContext {
     logger: pino({ level: 'silent' }),
     progress: () => {},
     models: { isInstalled: async () => false, imageSession: unused, detectorSession: unused },
+    renderer: { available: unused, render: unused },
     config,
     fetcher: {
       fetchBytes: async (url) => {

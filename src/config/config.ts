@@ -69,6 +69,14 @@ export const ConfigSchema = Type.Object({
      */
     allowFallbacks: Type.Boolean(),
   }),
+  staging: Type.Object({
+    /** The Blender executable (Debian's 3.4; Cycles on the CPU renders the furniture). */
+    blender: Type.String({ minLength: 1 }),
+    /** Cycles samples per pixel of a staging render: more is less noise and more time (docs/benchmarks.md). */
+    samples: Type.Integer({ minimum: 1, maximum: 4096 }),
+    /** Render threads; 0 uses every core (one render runs at a time per process). */
+    threads: Type.Integer({ minimum: 0 }),
+  }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -171,6 +179,11 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
     models: {
       cacheDir: path.resolve(env.ROOMCRAFT_MODEL_DIR ?? path.join(dataDir, 'models')),
       allowFallbacks: bool(env, 'ROOMCRAFT_ALLOW_MODEL_FALLBACKS', false),
+    },
+    staging: {
+      blender: env.ROOMCRAFT_BLENDER || 'blender',
+      samples: int(env, 'ROOMCRAFT_STAGING_SAMPLES', 128),
+      threads: int(env, 'ROOMCRAFT_STAGING_THREADS', 0),
     },
   };
   const config = deepMerge(base, overrides) as Config;

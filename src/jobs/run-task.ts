@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
-import { decodeImage, decodeMask, encodeImage, readImageSize } from '../repositories/image-codec.js';
+import { decodeImage, decodeMask, encodeImage, encodeMaskPng, readImageSize } from '../repositories/image-codec.js';
 import { findOperation } from '../services/operations/registry.js';
 import type { ImageModels } from '../services/image-models.js';
+import type { FurnitureRenderer } from '../services/staging/furniture-renderer.js';
 import type { AnyOperation } from '../services/operations/operation.js';
 import type { Config } from '../config/config.js';
 import type { JobTask, JobTaskResult } from './task.js';
@@ -13,6 +14,7 @@ export interface TaskContext {
   logger: Logger;
   progress(fraction: number): void;
   models: ImageModels;
+  renderer: FurnitureRenderer;
   /** The worker thread's configuration, given once when the thread started. */
   config: Config;
   /** The thread's one fetcher (one connection pool), built from that configuration. */
@@ -55,8 +57,9 @@ export async function runTask(
 
   const output = await operation.run(
     { image: decoded.image, ...(mask ? { mask } : {}), params: task.params },
-    { progress: context.progress, signal: context.signal, logger: context.logger, config, models: context.models },
+    { progress: context.progress, signal: context.signal, logger: context.logger, config, models: context.models, renderer: context.renderer },
   );
   const encoded = await encodeImage(output.image, decoded.meta, { jpegQuality: config.image.jpegQuality });
-  return { ...encoded, ...(output.result ? { result: output.result } : {}) };
+  const changeMask = output.changeMask ? await encodeMaskPng(output.changeMask) : undefined;
+  return { ...encoded, ...(output.result ? { result: output.result } : {}), ...(changeMask ? { changeMask } : {}) };
 }

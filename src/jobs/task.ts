@@ -58,6 +58,8 @@ function isOperationName(name: string): name is OperationName {
 /** What each worker thread receives once, as its workerData. */
 export interface WorkerSetup {
   config: Config;
+  /** The process's render mutex (SharedMutex's buffer): one render at a time across the threads. */
+  renderLock: SharedArrayBuffer;
 }
 
 export interface JobTaskResult {
@@ -65,6 +67,8 @@ export interface JobTaskResult {
   contentType: string;
   extension: string;
   result?: Record<string, unknown>;
+  /** PNG of the change mask, for operations that report one. */
+  changeMask?: Uint8Array;
 }
 
 export type ToWorker = { type: 'run'; taskId: number; task: JobTask } | { type: 'abort'; taskId: number };

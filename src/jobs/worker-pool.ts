@@ -31,6 +31,7 @@ export class WorkerPool {
   private nextTaskId = 1;
   private closed = false;
   private readonly modelsLoaded = new Set<string>();
+  private readonly renderLock = new SharedArrayBuffer(4);
 
   constructor(
     private readonly config: Config,
@@ -102,7 +103,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { workerData: { config: this.config } satisfies WorkerSetup });
+    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, renderLock: this.renderLock } satisfies WorkerSetup });
     const slot: Slot = { worker, current: undefined };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error) => this.logger.error({ err: error }, 'worker thread failed'));

@@ -7,16 +7,20 @@ import type { FromWorker, ToWorker, WorkerSetup } from './task.js';
 import { ModelRegistry } from '../repositories/models/model-registry.js';
 import { ModelStore } from '../repositories/models/model-store.js';
 import { ModelRuntime } from '../repositories/models/model-runtime.js';
+import { BlenderRenderer } from '../repositories/blender/blender-renderer.js';
+import { LockedRenderer } from '../services/staging/locked-renderer.js';
+import { SharedMutex } from './shared-mutex.js';
 
 // Entry point of a worker thread: it only relays messages; runTask holds the pipeline.
 if (!parentPort) throw new Error('worker-thread.ts must run inside a worker thread');
 const port = parentPort;
 // Everything that depends on the configuration is built once, from the configuration the thread was started with.
-const { config } = workerData as WorkerSetup;
+const { config, renderLock } = workerData as WorkerSetup;
 const logger = createLogger(config, { name: 'worker' });
 const fetcher = createGuardedFetcher(config.fetch);
 const registry = ModelRegistry.load();
 const models = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry);
+const renderer = new LockedRenderer(new BlenderRenderer({ executable: config.staging.blender, logger }), new SharedMutex(renderLock));
 const controllers = new Map<number, AbortController>();
 
 port.on('message', (message: ToWorker) => {
@@ -33,6 +37,7 @@ port.on('message', (message: ToWorker) => {
     logger: logger.child({ operation: task.operation }),
     progress: (fraction) => send({ type: 'progress', taskId, fraction }),
     models,
+    renderer,
     config,
     fetcher,
   })

@@ -241,3 +241,10 @@ function usesLosslessWebpBitstream(bytes: Uint8Array): boolean {
   }
   return false;
 }
+
+/** A one-channel mask as an 8-bit greyscale PNG (a change mask compresses to a few kilobytes). */
+export async function encodeMaskPng(mask: RawImage): Promise<Uint8Array> {
+  const { width, height, channels } = mask;
+  const pixels = Buffer.from(mask.data.buffer, mask.data.byteOffset, mask.data.byteLength);
+  return sharp(pixels, { raw: { width, height, channels } }).toColourspace('b-w').png({ compressionLevel: 9 }).toBuffer();
+}

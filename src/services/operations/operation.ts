@@ -5,6 +5,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { FieldError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import type { ImageModels } from '../image-models.js';
+import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 
 /**
  * One processing operation of the API, typed by its own schemas: `S` for its parameters, `A` for the extra fields of
@@ -79,10 +80,17 @@ export interface OperationContext {
    * ModelPolicy: asking whether a model is installed is where a missing one becomes a 503 or a recorded fallback.
    */
   models: ImageModels;
+  /** The 3D renderer of the staging operations (Blender), one render at a time per process. */
+  renderer: FurnitureRenderer;
 }
 
 export interface OperationOutput {
   image: RawImage;
+  /**
+   * Single-channel, image-sized: 255 where the result may differ from the input. Stored beside the output and linked
+   * from the job's `result.changeMask`.
+   */
+  changeMask?: RawImage;
   /** Metadata recorded on the job and shown by get-job under `result` (engine used, what was removed, ...). */
   result?: Record<string, unknown>;
 }

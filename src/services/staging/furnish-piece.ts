@@ -1,0 +1,118 @@
+import { AppError } from '../../errors.js';
+import { samplePiece } from '../../furniture/library.js';
+import { Random } from '../../random.js';
+import { estimateLight } from '../../staging/light-estimate.js';
+import { placePiece } from '../../staging/place-piece.js';
+import { renderRegion, renderScene } from '../../staging/render-setup.js';
+import { roomModel } from '../../staging/room-model.js';
+import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import { analyzeRoom } from '../geometry/analyze-room.js';
+import type { ChosenLines } from '../operations/line-source-choice.js';
+import type { FurnitureRenderer } from './furniture-renderer.js';
+
+export interface FurnishPieceRequest {
+  furnitureId: string;
+  styleId: string;
+  seed: number;
+  preserveWindows: boolean;
+  /** Photo-sized, non-zero where the piece may stand. */
+  mask?: Uint8Array;
+  /** Known-answer scenes: the footprint's centre at this floor pixel, turned by yaw. */
+  at?: { x: number; y: number; yaw: number };
+}
+
+export interface RenderQuality {
+  /** Cycles samples per pixel of the final render. */
+  samples: number;
+  threads: number;
+}
+
+export interface FurnishedPhoto {
+  image: RawImage;
+  changeMask: Uint8Array;
+  result: Record<string, unknown>;
+}
+
+/**
+ * One piece of furniture rendered into a photo: the room from the geometry analysis, the piece drawn from the seed
+ * in the style, placed at the best free spot, lit by the photo's light, composited by differential rendering so that
+ * only the piece and its shadows change.
+ */
+export async function furnishPiece(
+  image: RawImage,
+  request: FurnishPieceRequest,
+  deps: { lines: ChosenLines; renderer: FurnitureRenderer; quality: RenderQuality; signal?: AbortSignal; progress?: (fraction: number) => void },
+): Promise<FurnishedPhoto> {
+  const progress = deps.progress ?? (() => {});
+  const analysis = await analyzeRoom(image, deps.lines.layout, {
+    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
+    lineSourceName: deps.lines.name,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  progress(0.15);
+  const room = roomModel(analysis);
+  const piece = samplePiece(request.furnitureId, request.styleId, request.seed);
+  const outcome = placePiece(room, {
+    footprint: piece.footprint,
+    preserveWindows: request.preserveWindows,
+    random: new Random(request.seed).fork('placement'),
+    ...(request.mask ? { mask: request.mask } : {}),
+    ...(request.at ? { at: request.at } : {}),
+  });
+  if (!outcome.placed) {
+    const fix = request.mask ? 'mark a larger area of visible floor, or choose a smaller piece' : 'choose a smaller piece, or leave preserveWindows off';
+    throw new AppError('no_room_for_furniture', 400, `${outcome.reason}: ${fix}`);
+  }
+  const { placement } = outcome;
+  const geometry = piece.build();
+  const light = estimateLight(image, room);
+  const region = renderRegion(room, [placement]);
+  const scene = renderScene({
+    room,
+    light,
+    pieces: [{ name: piece.id, placement, geometry }],
+    region,
+    samples: deps.quality.samples,
+    threads: deps.quality.threads,
+    seed: request.seed,
+  });
+  progress(0.25);
+  const passes = await deps.renderer.render(scene, { photo: image, ...(deps.signal ? { signal: deps.signal } : {}) });
+  progress(0.9);
+  const grain = estimateNoiseLevel(image, region);
+  const composite = compositeRenderedLayer(image, { x0: region.x0, y0: region.y0, width: passes.width, height: passes.height, pieces: passes.pieces, shadow: passes.shadow }, {
+    grain,
+    seed: request.seed,
+  });
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return {
+    image: composite.image,
+    changeMask: composite.changeMask,
+    result: {
+      staging: {
+        engine: 'blender-cycles',
+        seed: request.seed,
+        pieces: [
+          {
+            furnitureId: piece.id,
+            styleId: piece.styleId,
+            size: { width: round(piece.footprint.width), depth: round(piece.footprint.depth), height: round(piece.footprint.height) },
+            // World metres, the camera at the origin, X right, Y forward, Z up (docs/api.md).
+            position: { x: round(placement.x), y: round(placement.y), z: round(room.box.floor + piece.footprint.elevation) },
+            yawDegrees: round((placement.yaw * 180) / Math.PI),
+            ...(placement.against ? { against: placement.against } : {}),
+            box3d: placement.corners.map((c) => c.map(round)),
+            imageBox: placement.imageBox,
+          },
+        ],
+        changedPixels: composite.changedPixels,
+        lights: light.lights.map((l) => l.from),
+        lightScale: round(passes.lightScale),
+        geometryConfidence: round(analysis.confidence.overall),
+        renderSeconds: round(passes.seconds),
+        samples: deps.quality.samples,
+      },
+    },
+  };
+}

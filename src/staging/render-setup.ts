@@ -1,0 +1,106 @@
+import type { PieceGeometry } from '../furniture/generator.js';
+import type { RenderScene, RenderSurface } from '../repositories/blender/render-scene.js';
+import type { Vec3 } from '../vision/geometry/vec3.js';
+import type { LightEstimate } from './light-estimate.js';
+import type { Placement } from './place-piece.js';
+import { projectWorld, type RoomModel } from './room-model.js';
+
+/** How far past a piece's footprint its shadows may fall on the floor and wall (soft window light spreads them). */
+const SHADOW_REACH_M = 0.6;
+/** Pixels added around the rendered region for the soft edge of the shadows. */
+const REGION_MARGIN_PX = 8;
+/** How far the floor reaches behind the camera: light from the camera's side bounces off it. */
+const FLOOR_BEHIND_CAMERA_M = 3;
+
+/**
+ * The part of the photo that can change: the pieces' boxes and the floor and wall around their footprints where
+ * their shadows fall. Only this region is rendered (a border render): the rest of the photo costs nothing.
+ */
+export function renderRegion(room: RoomModel, placements: readonly Placement[]): { x0: number; y0: number; x1: number; y1: number } {
+  const { width, height } = room.camera;
+  const points: [number, number][] = [];
+  for (const placement of placements) {
+    for (const corner of placement.corners) {
+      const p = projectWorld(room.camera, corner);
+      if (p) points.push(p);
+    }
+    const base = placement.corners.slice(0, 4);
+    const cx = base.reduce((s, c) => s + c[0], 0) / 4;
+    const cy = base.reduce((s, c) => s + c[1], 0) / 4;
+    for (const c of base) {
+      const dx = c[0] - cx;
+      const dy = c[1] - cy;
+      const length = Math.hypot(dx, dy) || 1;
+      const reach: Vec3 = [
+        Math.min(room.box.right, Math.max(room.box.left, c[0] + (dx / length) * SHADOW_REACH_M)),
+        Math.min(room.box.front, c[1] + (dy / length) * SHADOW_REACH_M),
+        c[2],
+      ];
+      const p = projectWorld(room.camera, reach);
+      if (p) points.push(p);
+    }
+    // The shadow on the wall behind a piece reaches up to about its height above it.
+    for (const c of placement.corners.slice(4)) {
+      const p = projectWorld(room.camera, [c[0], c[1], c[2] + SHADOW_REACH_M * 0.5]);
+      if (p) points.push(p);
+    }
+  }
+  if (points.length === 0) return { x0: 0, y0: 0, x1: width, y1: height };
+  const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
+  return {
+    x0: clamp(Math.floor(Math.min(...points.map((p) => p[0]))) - REGION_MARGIN_PX, width),
+    y0: clamp(Math.floor(Math.min(...points.map((p) => p[1]))) - REGION_MARGIN_PX, height),
+    x1: clamp(Math.ceil(Math.max(...points.map((p) => p[0]))) + REGION_MARGIN_PX, width),
+    y1: clamp(Math.ceil(Math.max(...points.map((p) => p[1]))) + REGION_MARGIN_PX, height),
+  };
+}
+
+/** The room's floor and walls as shadow-catching surfaces (the camera's side of the room stays open). */
+export function roomSurfaces(room: RoomModel): RenderSurface[] {
+  const { left: l, right: r, front: f, floor: z0, ceiling: z1 } = room.box;
+  const b = -FLOOR_BEHIND_CAMERA_M;
+  return [
+    { name: 'floor', role: 'catcher', polygon: [[l, b, z0], [r, b, z0], [r, f, z0], [l, f, z0]] },
+    { name: 'wall-front', role: 'catcher', polygon: [[l, f, z0], [r, f, z0], [r, f, z1], [l, f, z1]] },
+    { name: 'wall-left', role: 'catcher', polygon: [[l, b, z0], [l, f, z0], [l, f, z1], [l, b, z1]].reverse() as Vec3[] },
+    { name: 'wall-right', role: 'catcher', polygon: [[r, f, z0], [r, b, z0], [r, b, z1], [r, f, z1]].reverse() as Vec3[] },
+  ];
+}
+
+export function renderScene(args: {
+  room: RoomModel;
+  light: LightEstimate;
+  pieces: { name: string; placement: Placement; geometry: PieceGeometry }[];
+  region: { x0: number; y0: number; x1: number; y1: number };
+  samples: number;
+  threads: number;
+  seed: number;
+}): RenderScene {
+  const { room, light } = args;
+  return {
+    width: room.camera.width,
+    height: room.camera.height,
+    region: args.region,
+    samples: args.samples,
+    threads: args.threads,
+    seed: args.seed,
+    camera: { focal: room.camera.focal, cx: room.camera.cx, cy: room.camera.cy, rotation: [...room.camera.rotation], position: [0, 0, 0] },
+    surfaces: roomSurfaces(room),
+    photo: { path: '', irradiance: light.whiteLevel },
+    lights: light.lights.map(({ from: _from, ...l }) => l),
+    ambient: light.ambient,
+    pieces: args.pieces.map(({ name, placement, geometry }) => ({
+      name,
+      matrix: placement.matrix,
+      parts: geometry.parts.map((part) => ({
+        name: part.name,
+        vertices: part.mesh.vertices.flat(),
+        faces: part.mesh.faces,
+        material: part.material,
+        ...(part.grain ? { grain: part.grain } : {}),
+      })),
+      materials: geometry.materials,
+    })),
+    calibration: { samples: light.calibration },
+  };
+}
