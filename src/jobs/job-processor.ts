@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import type { JobRepository, JobRow } from '../repositories/job-repository.js';
 import type { LocalStorage } from '../repositories/storage.js';
 import type { JobEvents } from '../services/job-events.js';
-import { toJobView } from '../services/job-view.js';
+import { changeMaskKey, outputUrl, toJobView } from '../services/job-view.js';
 import type { StoredRequest } from '../services/job-service.js';
 import type { WorkerPool } from './worker-pool.js';
 import { jobTask } from './task.js';
@@ -68,13 +68,20 @@ export class JobProcessor {
           void jobs.updateProgress(jobId, fraction).catch(() => {});
         },
       });
-      const outputKey = `${crypto.randomBytes(16).toString('hex')}.${output.extension}`;
+      const name = crypto.randomBytes(16).toString('hex');
+      const outputKey = `${name}.${output.extension}`;
       await this.deps.storage.put(outputKey, output.bytes);
+      let result = output.result;
+      if (output.changeMask) {
+        const maskKey = changeMaskKey(outputKey);
+        await this.deps.storage.put(maskKey, output.changeMask);
+        result = { ...result, changeMask: outputUrl(config.publicUrl, maskKey) };
+      }
       const completedAt = new Date();
       await jobs.complete(jobId, {
         outputKey,
         contentType: output.contentType,
-        result: output.result,
+        result,
         completedAt: completedAt.toISOString(),
         outputExpiresAt: new Date(completedAt.getTime() + config.jobs.outputRetentionHours * 3_600_000).toISOString(),
       });

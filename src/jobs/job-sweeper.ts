@@ -4,6 +4,7 @@ import type { JobRepository } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { LocalStorage } from '../repositories/storage.js';
 import type { JobQueue } from '../services/job-service.js';
+import { changeMaskKey } from '../services/job-view.js';
 
 const EXPIRY_BATCH = 500;
 
@@ -56,7 +57,10 @@ export class JobSweeper {
 
     const expired = await jobs.listExpiredOutputs(now.toISOString(), EXPIRY_BATCH);
     for (const job of expired) {
-      if (job.output_key) await storage.delete(job.output_key);
+      if (job.output_key) {
+        await storage.delete(job.output_key);
+        await storage.delete(changeMaskKey(job.output_key));
+      }
       await jobs.clearOutput(job.id);
     }
     if (expired.length > 0) this.deps.logger.info({ count: expired.length }, 'removed expired outputs');

@@ -53,6 +53,12 @@ export class JobRepository {
     return this.db.selectFrom('jobs').selectAll().where('output_key', '=', outputKey).executeTakeFirst();
   }
 
+  /** The job whose output is named `name` (32 hex digits) whatever its extension. */
+  async findByOutputName(name: string): Promise<JobRow | undefined> {
+    if (!/^[0-9a-f]{32}$/.test(name)) return undefined;
+    return this.db.selectFrom('jobs').selectAll().where('output_key', 'like', `${name}.%`).executeTakeFirst();
+  }
+
   /** Counts the attempt; returns the new attempt number, or undefined when the job is no longer pending. */
   async markStarted(id: string, startedAt: string): Promise<number | undefined> {
     const row = await this.db

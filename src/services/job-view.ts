@@ -20,6 +20,11 @@ export function outputUrl(publicUrl: string, outputKey: string): string {
   return `${publicUrl}/v1/outputs/${outputKey}`;
 }
 
+/** The storage key of an output's change mask: the output's name with -mask.png (see OperationOutput.changeMask). */
+export function changeMaskKey(outputKey: string): string {
+  return `${outputKey.replace(/\.[a-z]+$/, '')}-mask.png`;
+}
+
 export function toJobView(job: JobRow, publicUrl: string): JobView {
   return {
     id: job.id,

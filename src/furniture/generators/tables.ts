@@ -445,6 +445,13 @@ const METAL_OUTDOOR: Record<string, number> = {
   industrial: 0.85, modern: 0.7, minimalist: 0.6, art_deco: 0.6, luxury: 0.5, contemporary: 0.5, parisian: 0.65, mediterranean: 0.5,
 };
 
+/** Powder-coated aluminium or steel of outdoor frames. */
+const POWDER_COATS: Record<string, readonly string[]> = {
+  parisian: ['#34503C', '#23262A', '#E9E6DE'], mediterranean: ['#2B4F78', '#E9E6DE', '#2A2A2A'], coastal: ['#F0EEE8', '#8FA8B5'],
+  modern: ['#2A2B2C', '#E6E6E3', '#5C5F61'], minimalist: ['#F2F2F0', '#2A2A2A'], industrial: ['#1E1E1E', '#3A3836'],
+  art_deco: ['#1A1A1A', '#0B3D3A'], luxury: ['#2C2C34', '#D4C4A8'], contemporary: ['#6E6A64', '#CFC6BA'],
+};
+
 const GLASS_TINTS: Record<string, string> = { luxury: '#CDBB9C', art_deco: '#B9A888', modern: '#A3AAA8' };
 
 interface TableSpec {
@@ -529,13 +536,15 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   let top: TopKind = 'board';
   let topMaterial: Material = woodMaterial;
   let outdoorMetal = false;
+  let powderCoat: Material = metal('#2E302F', 0.55);
   if (outdoor) {
     outdoorMetal = random.chance(METAL_OUTDOOR[style.id] ?? 0.2);
     const weathered = style.id === 'coastal' || style.id === 'scandinavian' || style.id === 'japandi' ? random.chance(0.6) : random.chance(0.15);
     const teak = weathered ? wood('#A59D8F', '#776F62', 0.75, 0.012) : wood('#9C6B3E', '#68422A', 0.6, 0.012);
     top = 'slats';
     topMaterial = teak;
-    if (outdoorMetal && random.chance(0.45)) topMaterial = metal(random.pick(style.metals).color, 0.6);
+    powderCoat = metal(random.pick(POWDER_COATS[style.id] ?? ['#2E302F', '#3B3D3C']), 0.55);
+    if (outdoorMetal && random.chance(0.45)) topMaterial = powderCoat;
     if (id === 'outdoor_coffee_table' && random.chance((STONE_TOPS[style.id] ?? 0.05) * spec.stoneScale)) {
       top = 'stone';
       topMaterial = random.pick(style.stones);
@@ -631,7 +640,7 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   if (base === 'pedestal' && (slim || style.id === 'industrial') && random.chance(0.6)) baseMaterial = metalFinish;
   if (base === 'plinth') baseMaterial = random.chance(0.35) ? random.pick(style.stones) : random.pick(style.cases);
   if (base === 'panels' && random.chance(0.4)) baseMaterial = random.pick(style.cases);
-  if (outdoor) baseMaterial = outdoorMetal ? metalFinish : topMaterial;
+  if (outdoor) baseMaterial = outdoorMetal ? powderCoat : topMaterial;
   const frame: Material = top === 'glass' || (outdoorMetal && top === 'slats') || (!woodLegs && apron < 0.06) ? baseMaterial : legWood;
   const shelfMaterial: Material = top === 'glass' ? topMaterial : top === 'slats' ? topMaterial : legWood;
 

@@ -11,7 +11,7 @@ import { requireOwner } from '../plugins/authentication.js';
 import { COMMON_PROBLEMS, PROBLEM_REF } from '../schemas/problem.js';
 import { EXPECTED } from '../validation-messages.js';
 
-const OUTPUT_FILE = '^[0-9a-f]{32}\\.[a-z]{3,4}$';
+const OUTPUT_FILE = '^[0-9a-f]{32}(\\.[a-z]{3,4}|-mask\\.png)$';
 
 export function registerJobRoutes(
   app: HttpApp,
@@ -56,19 +56,20 @@ export function registerJobRoutes(
     {
       schema: {
         tags: ['jobs'],
-        summary: 'A result image, as linked from a job’s `output`.',
+        summary: 'A result image, as linked from a job’s `output` (or its change mask, from `result.changeMask`).',
         params: Type.Object({ file: Type.String({ pattern: OUTPUT_FILE, [EXPECTED]: 'a file name as given in a job’s `output`' }) }),
         response: { 404: PROBLEM_REF },
       },
     },
     async (request, reply) => {
       const { file } = request.params as { file: string };
-      const job = await deps.jobRepository.findByOutputKey(file);
+      const changeMask = file.endsWith('-mask.png');
+      const job = changeMask ? await deps.jobRepository.findByOutputName(file.slice(0, 32)) : await deps.jobRepository.findByOutputKey(file);
       if (!job?.output_content_type || !(await deps.storage.exists(file))) {
         throw new AppError('not_found', 404, 'no such output; results are kept for a limited time');
       }
       return reply
-        .type(job.output_content_type)
+        .type(changeMask ? 'image/png' : job.output_content_type)
         .header('cache-control', 'private, max-age=86400, immutable')
         .send(deps.storage.openStream(file));
     },

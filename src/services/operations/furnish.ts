@@ -1,6 +1,13 @@
+import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors.js';
+import { furnishPiece } from '../staging/furnish-piece.js';
 import { defineOperation } from './define.js';
 import { checkFurniture, checkRoom, checkStyle } from './catalog-checks.js';
+import { chooseLineSources } from './line-source-choice.js';
+
+/** Largest seed: seeds are 31-bit so that every client language holds them exactly. */
+const MAX_SEED = 2 ** 31 - 1;
 
 export const furnish = defineOperation({
   name: 'furnish',
@@ -14,6 +21,13 @@ export const furnish = defineOperation({
     ),
     preserveWindows: Type.Optional(
       Type.Boolean({ description: 'Leave windows and doors untouched. Ignored when a mask is given.' }),
+    ),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SEED,
+        description: 'Extension: makes the result reproducible (same request and seed, same pixels). Without it the service picks one and reports it in the job’s result.',
+      }),
     ),
   }),
   acknowledgementFields: Type.Object({
@@ -34,5 +48,48 @@ export const furnish = defineOperation({
       ...checkFurniture(catalog, params.furnitureId),
     ];
   },
+  unavailableFor: (params) =>
+    params.furnitureId === undefined
+      ? 'furnish with roomId (a whole room) is not available on this server yet; furnish with furnitureId places one piece'
+      : undefined,
   acknowledgement: (params) => ({ styleId: params.styleId, ...(params.roomId ? { roomId: params.roomId } : {}) }),
+  run: async ({ image, mask, params }, context) => {
+    const furnitureId = params.furnitureId;
+    if (furnitureId === undefined) throw new AppError('operation_unavailable', 501, 'furnish with roomId is not available yet');
+    const available = await context.renderer.available();
+    if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender: ${available.reason}`);
+    const lines = await chooseLineSources(context.models);
+    const seed = params.seed ?? crypto.randomInt(0, MAX_SEED);
+    const allowed = mask ? floorMaskOf(mask.data, mask.channels) : undefined;
+    const furnished = await furnishPiece(
+      image,
+      {
+        furnitureId,
+        styleId: params.styleId,
+        seed,
+        // The spec: preserveWindows is ignored when a mask is given (the mask is the user's own choice of area).
+        preserveWindows: mask ? false : (params.preserveWindows ?? false),
+        ...(allowed ? { mask: allowed } : {}),
+      },
+      {
+        lines,
+        renderer: context.renderer,
+        quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },
+        signal: context.signal,
+        progress: context.progress,
+      },
+    );
+    return {
+      image: furnished.image,
+      changeMask: { data: furnished.changeMask, width: image.width, height: image.height, channels: 1 },
+      result: furnished.result,
+    };
+  },
 });
+
+/** White or opaque mask pixels (≥ 128) mark where the piece may stand. */
+function floorMaskOf(data: Uint8Array, channels: number): Uint8Array {
+  const allowed = new Uint8Array(data.length / channels);
+  for (let i = 0; i < allowed.length; i++) allowed[i] = data[i * channels]! >= 128 ? 1 : 0;
+  return allowed;
+}
