@@ -17,7 +17,10 @@ export interface RenderedLayer {
 }
 
 export interface CompositeOptions {
-  /** Standard deviation of the photo's sensor noise, in 8-bit sRGB levels: the inserted objects get the same grain. */
+  /**
+   * Standard deviation of the photo's luma noise, in 8-bit sRGB levels (estimateNoiseLevel): the inserted objects get
+   * the same grain, as luminance noise (one sample for the three channels, as JPEG's smoothed chroma leaves it).
+   */
   grain: number;
   /** Seed of the grain, so that a result is reproducible. */
   seed: number;
@@ -119,6 +122,7 @@ export function estimateNoiseLevel(photo: RawImage, region?: { x0: number; y0: n
   responses.sort((a, b) => a - b);
   const quiet = responses.slice(0, Math.max(1, Math.floor(responses.length / 2)));
   const mean = quiet.reduce((s, v) => s + v, 0) / quiet.length;
-  // Immerkær's scale for the full set is sqrt(π/2)/6; the quieter half's mean is about 0.52 of the full mean for noise.
-  return (Math.sqrt(Math.PI / 2) / 6) * (mean / 0.52);
+  // Immerkær's scale for the full set is sqrt(π/2)/6; for Gaussian noise the quieter half's mean |r| is 0.407 of the
+  // full set's (half-normal below its median).
+  return (Math.sqrt(Math.PI / 2) / 6) * (mean / 0.407);
 }

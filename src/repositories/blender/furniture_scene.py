@@ -577,10 +577,11 @@ def add_surfaces(scene, spec, col, photo_image, irradiance):
         mesh.materials.append(mat)
         ob = bpy.data.objects.new("surface-" + name, mesh)
         col.objects.link(ob)
-        if role == "catcher":
-            ob.is_shadow_catcher = True
-        else:
-            ob.is_holdout = True
+        # Both roles are real geometry of the photo, so both are shadow catchers: a catcher already hides the pieces
+        # behind it, and a holdout that were not one would count as CG and cast its own shadow, which the photo
+        # already has, into the Shadow Catcher pass. A holdout is in addition a holdout (alpha 0 in any case).
+        ob.is_shadow_catcher = True
+        ob.is_holdout = role == "holdout"
         surfaces.append({"object": ob, "role": role, "material": mat, "calibration": calibration_material(photo_image, irradiance, "calibration-" + name)})
     return surfaces
 
@@ -922,7 +923,7 @@ def calibrate(ctx, spec, workdir):
         ctx["pieces"].hide_render = False
         for s in ctx["surfaces"]:
             ob = s["object"]
-            ob.is_shadow_catcher = s["role"] == "catcher"
+            ob.is_shadow_catcher = True
             ob.is_holdout = s["role"] == "holdout"
             ob.data.materials[0] = s["material"]
     for light in ctx["lights"]:
@@ -1009,6 +1010,10 @@ def main():
     for d in ("calibration", "final"):
         for f in glob.glob(os.path.join(work, d, "*.exr")):
             os.remove(f)
+        if os.path.isdir(os.path.join(work, d)):
+            os.rmdir(os.path.join(work, d))
+    if os.path.isdir(work):
+        os.rmdir(work)
     timings["read"] = time.time() - t2
     timings["total"] = time.time() - t0
     meta = {

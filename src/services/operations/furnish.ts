@@ -56,8 +56,6 @@ export const furnish = defineOperation({
   run: async ({ image, mask, params }, context) => {
     const furnitureId = params.furnitureId;
     if (furnitureId === undefined) throw new AppError('operation_unavailable', 501, 'furnish with roomId is not available yet');
-    const available = await context.renderer.available();
-    if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender: ${available.reason}`);
     const lines = await chooseLineSources(context.models);
     const seed = params.seed ?? crypto.randomInt(0, MAX_SEED);
     const allowed = mask ? floorMaskOf(mask.data, mask.channels) : undefined;

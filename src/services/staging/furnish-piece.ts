@@ -65,6 +65,9 @@ export async function furnishPiece(
     throw new AppError('no_room_for_furniture', 400, `${outcome.reason}: ${fix}`);
   }
   const { placement } = outcome;
+  // Checked after placement: a request that cannot be placed is the caller's to fix (400) whatever the machine has.
+  const available = await deps.renderer.available();
+  if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender, which is not usable here: ${available.reason}`);
   const geometry = piece.build();
   const light = estimateLight(image, room);
   const region = renderRegion(room, [placement]);
