@@ -20,6 +20,7 @@ import { JobService, type JobQueue } from './services/job-service.js';
 import { JobEvents } from './services/job-events.js';
 import { WebhookService } from './services/webhook-service.js';
 import { StatusService } from './services/status-service.js';
+import { BlenderRenderer } from './repositories/blender/blender-renderer.js';
 import { WorkerPool } from './jobs/worker-pool.js';
 import { JobProcessor } from './jobs/job-processor.js';
 import { InProcessQueue } from './jobs/in-process-queue.js';
@@ -101,6 +102,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     catalog,
     config,
   });
+  // Only asked whether it can run (cached); the worker threads have their own, which render.
+  const blender = new BlenderRenderer({ executable: config.staging.blender });
   const status = new StatusService({
     jobs: jobRepository,
     storage,
@@ -115,6 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     models: () => models.list(),
     loadedModels: () => worker?.pool.loadedModels ?? new Set<string>(),
     allowFallbacks: config.models.allowFallbacks,
+    renderer: () => blender.available(),
   });
 
   const app = Fastify({

@@ -15,6 +15,8 @@ export interface StatusSnapshot {
   roles: string[];
   database: ComponentStatus & { engine: string };
   storage: ComponentStatus;
+  /** The staging renderer (Blender): without it POST /v1/furnish answers 503 renderer_unavailable. */
+  renderer: ComponentStatus;
   workers: { threads: number; busy: number; queued: number };
   jobs: { pending: number; success: number; failed: number };
   operations: { name: string; path: string; mode: string; available: boolean }[];
@@ -53,11 +55,13 @@ export class StatusService {
       loadedModels?: () => ReadonlySet<string>;
       /** Whether operations may answer with a fallback when a model is missing. Default: no. */
       allowFallbacks?: boolean;
+      /** Whether the staging renderer can run here (BlenderRenderer.available). */
+      renderer: () => Promise<{ ok: true; version: string } | { ok: false; reason: string }>;
     },
   ) {}
 
   async snapshot(): Promise<StatusSnapshot> {
-    const [jobs, storage, models] = await Promise.all([
+    const [jobs, storage, models, renderer] = await Promise.all([
       this.deps.jobs.countByStatus().then(
         (counts) => ({ counts, database: { ok: true, detail: 'reachable' } }),
         (error: unknown) => ({
@@ -70,6 +74,9 @@ export class StatusService {
         () => ({ ok: false, detail: 'not writable' }),
       ),
       this.deps.models(),
+      this.deps.renderer().then((r) =>
+        r.ok ? { ok: true, detail: r.version } : { ok: false, detail: `${r.reason}; staging answers 503 renderer_unavailable` },
+      ),
     ]);
     const loaded = this.deps.loadedModels?.() ?? new Set<string>();
     const { database } = jobs;
@@ -80,6 +87,7 @@ export class StatusService {
       roles: this.deps.roles,
       database: { ...database, engine: this.deps.engine },
       storage,
+      renderer,
       workers: this.deps.workerStats(),
       jobs: jobs.counts,
       operations: OPERATIONS.map((op) => ({ name: op.name, path: `/v1/${op.name}`, mode: op.mode, available: Boolean(op.run) })),

@@ -10,6 +10,7 @@ const StatusSchema = Type.Object({
   roles: Type.Array(Type.String()),
   database: Type.Intersect([Component, Type.Object({ engine: Type.String() })]),
   storage: Component,
+  renderer: Component,
   workers: Type.Object({ threads: Type.Integer(), busy: Type.Integer(), queued: Type.Integer() }),
   jobs: Type.Object({ pending: Type.Integer(), success: Type.Integer(), failed: Type.Integer() }),
   operations: Type.Array(Type.Object({ name: Type.String(), path: Type.String(), mode: Type.String(), available: Type.Boolean() })),
@@ -71,6 +72,7 @@ td,th{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left}
 <table><tr><th>Component</th><th>State</th><th>Detail</th></tr>${rows([
     ['Database', badge(s.database.ok), escapeHtml(`${s.database.engine}: ${s.database.detail}`)],
     ['Storage', badge(s.storage.ok), escapeHtml(s.storage.detail)],
+    ['Renderer (staging)', badge(s.renderer.ok), escapeHtml(s.renderer.detail)],
     ['Workers', badge(s.workers.threads > 0), `${s.workers.busy} of ${s.workers.threads} threads busy, ${s.workers.queued} queued`],
     ['Jobs', '', `${s.jobs.pending} pending, ${s.jobs.success} succeeded, ${s.jobs.failed} failed`],
   ])}</table>

@@ -19,6 +19,12 @@ Blender's: sensor fit HORIZONTAL (so the lens shift is in units of the image wid
 shift_x = (width / 2 - cx) / width, shift_y = (cy - height / 2) / width; camera-to-world rotation with the columns
 R row 0, -R row 1, -R row 2 (Blender's camera looks down its -Z with +Y up).
 
+Surfaces: every one is a shadow catcher (a holdout is one too, and is_holdout): a catcher already hides the pieces
+behind it, and real geometry that were not a catcher would cast its own shadow into the pass. Calibration renders the
+empty room small, the surfaces white to camera rays and their real albedo to every other ray.
+
+No numpy: Debian's Blender runs the system Python, which may not have it; the standard library's array does.
+
 Exits with status 1 and a line 'furniture_scene.py: error: ...' on stderr on any error.
 """
 
@@ -236,7 +242,7 @@ def tint(t, color, factor):
     n = t.node("ShaderNodeMixRGB", blend_type="MULTIPLY")
     n.inputs["Fac"].default_value = 1.0
     t.set(n.inputs["Color1"], rgba(color) if isinstance(color, tuple) else color)
-    t.set(n.inputs["Color2"], factor)
+    t.set(n.inputs["Color2"], (factor, factor, factor, 1.0) if isinstance(factor, (int, float)) else factor)
     return n.outputs["Color"]
 
 
@@ -292,17 +298,29 @@ def build_material(spec, grain, name, bounds):
     g = grain_space(t, grain or "x")
 
     if kind == "wood":
-        # Rings around the grain axis (their centre off the part's axis), distorted: flat-sawn figure on faces along
-        # the grain, end grain on the ends; fine fibre streaks stretched along the grain; a slow tone variation.
+        # Growth rings around the grain axis, their centre off the part's axis, bent by a slow noise into a
+        # flat-sawn figure on faces along the grain (end grain on the ends); their width varies from ring to ring;
+        # fine fibre streaks stretched along the grain; a slow tone variation along the board.
         gv = t.mapping(g, location=(0.0, 0.31 * 7, -0.17 * 7))
-        rings = t.wave(gv, wave_scale(size), "RINGS", "X", distortion=5.0, detail=3.0, detail_scale=0.6, profile="SIN")
-        late = t.math("POWER", rings, 2.5)  # thin dark latewood lines
+        bend = t.node("ShaderNodeTexNoise", noise_dimensions="3D")
+        t.set(bend.inputs["Vector"], t.mapping(g, scale=(0.25, 1.0, 1.0)))
+        bend.inputs["Scale"].default_value = 3.0
+        bend.inputs["Detail"].default_value = 3.0
+        warped = t.node("ShaderNodeVectorMath", operation="MULTIPLY_ADD")
+        t.set(warped.inputs[0], bend.outputs["Color"])
+        warped.inputs[1].default_value = (0.0, size * 4.0, size * 4.0)
+        t.set(warped.inputs[2], gv)
+        rings = t.wave(warped.outputs["Vector"], wave_scale(size), "RINGS", "X", distortion=3.0, detail=3.0, detail_scale=0.4, profile="SAW")
+        # A saw profile: early wood fading into a sharp latewood line; a noise makes some rings darker than others.
+        late = t.math("POWER", rings, 3.0)
+        ringtone = t.map_range(t.noise(warped.outputs["Vector"], 1.0 / (size * 3.0), detail=1.0), 0.3, 0.7, 0.5, 1.0)
+        late = t.math("MULTIPLY", late, ringtone)
         fibres = t.noise(t.mapping(g, scale=(0.04, 1.0, 1.0)), 0.6 / size, detail=2.0)
         fibre = t.map_range(fibres, 0.35, 0.75, 0.0, 1.0)
-        fac = t.math("ADD", t.math("MULTIPLY", late, 0.7), t.math("MULTIPLY", fibre, 0.3), clamp=True)
-        color = tint(t, t.mix(fac, base, sec), variation(t, co, 2.5, 0.07))
+        fac = t.math("ADD", t.math("MULTIPLY", late, 0.75), t.math("MULTIPLY", fibre, 0.25), clamp=True)
+        color = tint(t, t.mix(fac, base, sec), variation(t, t.mapping(g, scale=(0.3, 1.0, 1.0)), 2.5, 0.08))
         r = t.map_range(fac, 0.0, 1.0, rough * 0.92, min(1.0, rough * 1.12 + 0.02))
-        normal = t.bump(t.math("ADD", late, t.math("MULTIPLY", fibre, 0.5)), 0.08, 0.0004)
+        normal = t.bump(t.math("ADD", late, t.math("MULTIPLY", fibre, 0.5)), 0.06, 0.0004)
         p = t.principled(color, r, Specular=0.45, Normal=normal)
     elif kind in ("painted-wood", "lacquer"):
         color = tint(t, base, variation(t, co, 4.0, 0.02))
@@ -358,15 +376,19 @@ def build_material(spec, grain, name, bounds):
             r = t.map_range(t.noise(co, 20.0, detail=2.0), 0.3, 0.7, max(0.0, rough - 0.03), min(1.0, rough + 0.03))
         p = t.principled(base, r, **inputs)
     elif kind == "marble":
-        warp = t.mapping(co, scale=(1.0, 0.6, 1.3))
-        veins = t.wave(warp, wave_scale(size), "BANDS", "X", distortion=14.0, detail=6.0, detail_scale=0.5, profile="SIN")
-        # Sine bands pass 1 only on a line: thin veins where the band is near its peak, plus fine secondary veins.
-        vein = t.math("POWER", veins, 12.0)
-        fine = t.math("POWER", t.wave(t.mapping(co, location=(3.1, 1.7, 0.4)), wave_scale(size * 0.4), "BANDS", "Y", distortion=10.0, detail=4.0, profile="SIN"), 30.0)
-        fac = t.math("ADD", vein, t.math("MULTIPLY", fine, 0.5), clamp=True)
-        cloud = t.noise(co, 2.0 / size, detail=4.0)
-        body = t.mix(t.map_range(cloud, 0.35, 0.75, 0.0, 0.18), base, sec)
-        color = t.mix(fac, body, sec)
+        # Ridged noise: veins where a distorted noise crosses its middle value, thin and branching; a second, finer
+        # network fainter; a cloudy body between the two colours.
+        def veins(vector, scale, width):
+            n = t.noise(vector, scale, detail=6.0, roughness=0.55, distortion=0.4)
+            ridge = t.math("ABSOLUTE", t.math("SUBTRACT", n, 0.5))
+            return t.map_range(ridge, 0.0, width, 1.0, 0.0)
+
+        main = veins(t.mapping(co, scale=(1.0, 0.7, 1.4)), 0.8 / size, 0.02)
+        fine = veins(t.mapping(co, location=(3.1, 1.7, 0.4)), 2.5 / size, 0.012)
+        fac = t.math("ADD", main, t.math("MULTIPLY", fine, 0.45), clamp=True)
+        cloud = t.noise(co, 1.5 / size, detail=4.0)
+        body = t.mix(t.map_range(cloud, 0.35, 0.75, 0.0, 0.15), base, sec)
+        color = t.mix(t.math("MULTIPLY", fac, 0.85), body, sec)
         p = t.principled(color, rough, Specular=0.5, Clearcoat=0.3, Clearcoat_Roughness=0.05)
     elif kind in ("stone", "concrete"):
         blotch = t.noise(co, 1.0 / size, detail=5.0, roughness=0.6)
