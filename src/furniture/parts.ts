@@ -68,8 +68,9 @@ export function leg(kind: LegKind, spot: LegSpot, height: number, thickness: num
       const r = Math.max(0.005, t * 0.12);
       const a: Vec3 = [x - out[1] * spread * 0.5, y + out[0] * spread * 0.5, height];
       const b: Vec3 = [x + out[1] * spread * 0.5, y - out[0] * spread * 0.5, height];
-      const foot: Vec3 = [x, y, 0.004];
-      return tube([a, foot, b], r, 8);
+      // Two straight rods capped at the foot (a mitred joint at so sharp a V would reach far below the floor).
+      const foot: Vec3 = [x, y, r];
+      return merge(tube([a, foot], r, 8), tube([b, foot], r, 8));
     }
     case 'metal-square':
       return roundedBoxBetween([x - t * 0.22, y - t * 0.22, 0], [x + t * 0.22, y + t * 0.22, height], 0.002, 1);
