@@ -37,6 +37,7 @@ interface Meta {
   height: number;
   lightScale: number;
   timings?: Record<string, number>;
+  peakMemoryMiB?: number;
 }
 
 /**
@@ -105,7 +106,7 @@ export class BlenderRenderer {
       const pieces = await readFloats(path.join(outDir, 'pieces.f32'), width * height * 4);
       const shadow = await readFloats(path.join(outDir, 'shadow.f32'), width * height * 3);
       this.logger?.debug({ width, height, samples: scene.samples, seconds, lightScale: meta.lightScale, blender: meta.timings }, 'blender render done');
-      return { width, height, pieces, shadow, lightScale: meta.lightScale, seconds };
+      return { width, height, pieces, shadow, lightScale: meta.lightScale, seconds, peakMemoryMiB: meta.peakMemoryMiB ?? 0 };
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }

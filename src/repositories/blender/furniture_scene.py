@@ -32,6 +32,7 @@ import glob
 import json
 import math
 import os
+import resource
 import statistics
 import sys
 import time
@@ -1045,6 +1046,8 @@ def main():
         "calibrationSamples": used,
         "timings": timings,
         "blenderVersion": bpy.app.version_string,
+        # Linux reports the peak resident set in KiB.
+        "peakMemoryMiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     with open(os.path.join(outdir, "meta.json"), "w") as f:
         json.dump(meta, f)

@@ -106,4 +106,6 @@ export interface RenderPasses {
   lightScale: number;
   /** Seconds Blender spent, start to exit. */
   seconds: number;
+  /** Blender's peak resident memory, MiB. */
+  peakMemoryMiB: number;
 }

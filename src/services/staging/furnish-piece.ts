@@ -114,6 +114,7 @@ export async function furnishPiece(
         lightScale: round(passes.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
         renderSeconds: round(passes.seconds),
+        renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
         samples: deps.quality.samples,
       },
     },
