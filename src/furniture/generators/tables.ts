@@ -148,8 +148,9 @@ export function ellipseStrip(a: number, b: number, y0: number, y1: number, segme
 }
 
 /**
- * A leg of the style's kind standing on the floor, kept between z = 0 and `height` (some shared leg shapes overshoot
- * a little at the foot or the top: the hairpin's acute foot mitre dips below the floor).
+ * A leg of the style's kind standing on the floor, kept between z = 0 and `height`: some shared leg shapes overshoot
+ * by a few millimetres (a cabriole's knee above its top, a tilted strut's bevel below the floor), which would poke
+ * through a glass top or leave the piece's bounds off its footprint.
  */
 export function floorLeg(kind: LegKind, spot: LegSpot, height: number, thickness: number): Mesh {
   return deform(leg(kind, spot, height, thickness), ([x, y, z]) => [x, y, Math.min(height, Math.max(0, z))]);
@@ -452,6 +453,17 @@ const POWDER_COATS: Record<string, readonly string[]> = {
   art_deco: ['#1A1A1A', '#0B3D3A'], luxury: ['#2C2C34', '#D4C4A8'], contemporary: ['#6E6A64', '#CFC6BA'],
 };
 
+/** Teak for outdoor pieces: honey-brown oiled, or weathered silver-grey (more often in the pale styles). */
+export function outdoorTeak(style: StyleProfile, random: Random): Material {
+  const weathered = style.id === 'coastal' || style.id === 'scandinavian' || style.id === 'japandi' ? random.chance(0.6) : random.chance(0.15);
+  return weathered ? wood('#A59D8F', '#776F62', 0.75, 0.012) : wood('#9C6B3E', '#68422A', 0.6, 0.012);
+}
+
+/** A powder-coated outdoor frame in one of the style's colours. */
+export function powderCoated(style: StyleProfile, random: Random): Material {
+  return metal(random.pick(POWDER_COATS[style.id] ?? ['#2E302F', '#3B3D3C']), 0.55);
+}
+
 const GLASS_TINTS: Record<string, string> = { luxury: '#CDBB9C', art_deco: '#B9A888', modern: '#A3AAA8' };
 
 interface TableSpec {
@@ -518,6 +530,12 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   const roundChance = Math.min(0.9, style.roundness * spec.roundScale);
   let shape: TopShape = 'rect';
   if ((spec.round || spec.oval) && random.chance(roundChance)) shape = spec.oval && (!spec.round || random.chance(0.45)) ? 'oval' : 'round';
+  // A narrow space takes the smaller shape that still has a real size: a round table where a long one cannot fit.
+  const maxWidth = limits?.maxWidth;
+  if (maxWidth !== undefined) {
+    if (shape === 'oval' && spec.oval && maxWidth < spec.oval[0]) shape = spec.round ? 'round' : 'rect';
+    if (shape === 'rect' && spec.round && maxWidth < spec.rect[0] && maxWidth >= spec.round[0]) shape = 'round';
+  }
   let width: number;
   let depth: number;
   if (shape === 'round' && spec.round) {
@@ -527,7 +545,7 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   } else {
     const r = shape === 'oval' && spec.oval ? spec.oval : spec.rect;
     width = capped(random.uniform(r[0], r[1]), limits?.maxWidth, r[0]);
-    depth = capped(random.uniform(r[2], Math.min(r[3], width * 0.75)), limits?.maxDepth, r[2]);
+    depth = capped(random.uniform(r[2], Math.max(r[2], Math.min(r[3], id === 'side_table' ? width : width * 0.75))), limits?.maxDepth, r[2]);
   }
   const height = capped(random.uniform(spec.height[0], spec.height[1]), limits?.maxHeight, spec.height[0]);
 
@@ -539,11 +557,9 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   let powderCoat: Material = metal('#2E302F', 0.55);
   if (outdoor) {
     outdoorMetal = random.chance(METAL_OUTDOOR[style.id] ?? 0.2);
-    const weathered = style.id === 'coastal' || style.id === 'scandinavian' || style.id === 'japandi' ? random.chance(0.6) : random.chance(0.15);
-    const teak = weathered ? wood('#A59D8F', '#776F62', 0.75, 0.012) : wood('#9C6B3E', '#68422A', 0.6, 0.012);
     top = 'slats';
-    topMaterial = teak;
-    powderCoat = metal(random.pick(POWDER_COATS[style.id] ?? ['#2E302F', '#3B3D3C']), 0.55);
+    topMaterial = outdoorTeak(style, random);
+    powderCoat = powderCoated(style, random);
     if (outdoorMetal && random.chance(0.45)) topMaterial = powderCoat;
     if (id === 'outdoor_coffee_table' && random.chance((STONE_TOPS[style.id] ?? 0.05) * spec.stoneScale)) {
       top = 'stone';
