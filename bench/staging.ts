@@ -275,14 +275,15 @@ async function photosPart(lines: ChosenLines, only: Set<string> | undefined): Pr
     rows.push(row);
     sheetRows.push(await photoSheetRow(row, panels));
   }
-  if (only) return;
   const sheetWidth = 4 * 400 + 3 * 6;
-  const rowHeight = await sharp(sheetRows[0]!).metadata().then((m) => m.height!);
-  const sheet = await sharp({ create: { width: sheetWidth, height: rowHeight * sheetRows.length, channels: 3, background: '#000' } })
-    .composite(sheetRows.map((input, i) => ({ input, left: 0, top: i * rowHeight })))
+  const rowHeights = await Promise.all(sheetRows.map((row) => sharp(row).metadata().then((m) => m.height!)));
+  const tops = rowHeights.map((_, i) => rowHeights.slice(0, i).reduce((s, h) => s + h, 0));
+  const sheet = await sharp({ create: { width: sheetWidth, height: rowHeights.reduce((s, h) => s + h, 0), channels: 3, background: '#000' } })
+    .composite(sheetRows.map((input, i) => ({ input, left: 0, top: tops[i]! })))
     .jpeg({ quality: 85 })
     .toBuffer();
-  fs.writeFileSync(path.join(IMAGES, 'staging-photos.jpg'), sheet);
+  fs.writeFileSync(only ? path.join(os.tmpdir(), 'staging-photos-only.jpg') : path.join(IMAGES, 'staging-photos.jpg'), sheet);
+  if (only) return;
   const all = rows.flatMap((r) => r.pieces);
   const placed = all.filter((p) => p.placed);
   const table = rows

@@ -63,3 +63,20 @@ describe('estimateNoiseLevel', () => {
     }
   });
 });
+
+describe('compositeRenderedLayer with unshadowed pixels', () => {
+  it('leaves a window untouched by a shadow that falls across it, and still draws a piece over it', () => {
+    const photo = noisyPhoto(32, 24, 2, 5);
+    const layer = { x0: 0, y0: 0, width: 32, height: 24, pieces: new Float32Array(32 * 24 * 4), shadow: new Float32Array(32 * 24 * 3).fill(0.5) };
+    layer.pieces.set([0.3, 0.3, 0.3, 1], (12 * 32 + 16) * 4);
+    const window = new Uint8Array(32 * 24);
+    for (let y = 0; y < 24; y++) for (let x = 8; x < 24; x++) window[y * 32 + x] = 1;
+    const result = compositeRenderedLayer(photo, layer, { grain: 0, seed: 1, unshadowed: window });
+    for (let p = 0; p < 32 * 24; p++) {
+      const piece = p === 12 * 32 + 16;
+      const same = [0, 1, 2].every((c) => result.image.data[p * 3 + c] === photo.data[p * 3 + c]);
+      assert.equal(same, window[p] === 1 && !piece, `pixel ${p}`);
+      assert.equal(result.changeMask[p] === 255, !window[p] || piece, `mask at ${p}`);
+    }
+  });
+});

@@ -24,6 +24,11 @@ export interface CompositeOptions {
   grain: number;
   /** Seed of the grain, so that a result is reproducible. */
   seed: number;
+  /**
+   * Photo-sized, non-zero where no shadow may fall: the view through windows and doors is outside the room, so a
+   * piece cannot shadow it (the renderer's wall runs across the opening).
+   */
+  unshadowed?: Uint8Array;
 }
 
 export interface Composite {
@@ -63,9 +68,9 @@ export function compositeRenderedLayer(photo: RawImage, layer: RenderedLayer, op
       let s = LUMINANCE_WEIGHTS[0] * sr + LUMINANCE_WEIGHTS[1] * sg + LUMINANCE_WEIGHTS[2] * sb;
       if (!Number.isFinite(s)) s = 1;
       s = Math.min(1, Math.max(0, s));
-      if (s > 1 - SHADOW_UNCHANGED_TOLERANCE) s = 1;
-      if (alpha <= 1 / 1024 && s === 1) continue;
       const p = y * width + x;
+      if (s > 1 - SHADOW_UNCHANGED_TOLERANCE || options.unshadowed?.[p]) s = 1;
+      if (alpha <= 1 / 1024 && s === 1) continue;
       changeMask[p] = 255;
       changedPixels++;
       const grain = options.grain > 0 && alpha > 0 ? noise() * options.grain * alpha : 0;

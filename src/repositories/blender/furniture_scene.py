@@ -74,6 +74,9 @@ def hex_linear(value, what):
     return tuple(srgb_to_linear(c) for c in rgb)
 
 
+MAX_MATERIAL_ALBEDO = 0.85
+
+
 def rgba(rgb):
     return (rgb[0], rgb[1], rgb[2], 1.0)
 
@@ -290,7 +293,8 @@ def build_material(spec, grain, name, bounds):
     kind = spec.get("kind")
     if kind not in KINDS:
         raise SceneError("%s: unknown kind %r" % (what, kind))
-    base = hex_linear(spec.get("color"), what + " color")
+    # No real paint or fabric reflects more than about 85 % (fresh white paint); a pure #FFFFFF would glow.
+    base = tuple(min(c, MAX_MATERIAL_ALBEDO) for c in hex_linear(spec.get("color"), what + " color"))
     sec = hex_linear(spec["secondary"], what + " secondary") if spec.get("secondary") else scaled(base, SECONDARY_FACTOR.get(kind, 0.6))
     rough = clamp01(number(spec.get("roughness", 0.5), what + " roughness"))
     size = number(spec.get("scale") or DEFAULT_SCALE.get(kind, 0.01), what + " scale", 1e-5)
@@ -322,7 +326,7 @@ def build_material(spec, grain, name, bounds):
         color = tint(t, t.mix(fac, base, sec), variation(t, t.mapping(g, scale=(0.3, 1.0, 1.0)), 2.5, 0.08))
         r = t.map_range(fac, 0.0, 1.0, rough * 0.92, min(1.0, rough * 1.12 + 0.02))
         normal = t.bump(t.math("ADD", late, t.math("MULTIPLY", fibre, 0.5)), 0.06, 0.0004)
-        p = t.principled(color, r, Specular=0.45, Normal=normal)
+        p = t.principled(color, r, Specular=0.3, Normal=normal)
     elif kind in ("painted-wood", "lacquer"):
         color = tint(t, base, variation(t, co, 4.0, 0.02))
         if kind == "painted-wood":

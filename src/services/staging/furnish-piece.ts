@@ -6,6 +6,7 @@ import { placePiece } from '../../staging/place-piece.js';
 import { renderRegion, renderScene } from '../../staging/render-setup.js';
 import { roomModel } from '../../staging/room-model.js';
 import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
+import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom } from '../geometry/analyze-room.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
@@ -87,6 +88,7 @@ export async function furnishPiece(
   const composite = compositeRenderedLayer(image, { x0: region.x0, y0: region.y0, width: passes.width, height: passes.height, pieces: passes.pieces, shadow: passes.shadow }, {
     grain,
     seed: request.seed,
+    unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
   });
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
