@@ -260,7 +260,6 @@ describe('operations not built yet', () => {
     const cases: [string, object][] = [
       ['/v1/creative-redesign', { url, styleId: 'scandinavian', roomId: 'living_room' }],
       ['/v1/furnish', { url, styleId: 'modern', roomId: 'bedroom', preserveWindows: true }],
-      ['/v1/furnish', { url, styleId: 'modern', furnitureId: (await firstFurnitureId()) }],
       ['/v1/smart-staging-v2', { url, styleId: 'modern', roomId: 'kitchen' }],
       ['/v1/smart-staging', { url, styleId: 'modern', roomId: 'gaming_room' }],
     ];
@@ -272,11 +271,6 @@ describe('operations not built yet', () => {
     const jobs = await t.database.db.selectFrom('jobs').select('id').execute();
     assert.equal(jobs.length, 0);
   });
-
-  async function firstFurnitureId(): Promise<string> {
-    const groups = (await t.app.inject({ method: 'GET', url: '/v1/furnitures', headers: t.auth })).json();
-    return (Object.values(groups)[0] as { id: string }[])[0]!.id;
-  }
 
   it('applies the spec’s validation rules before that', async () => {
     const cases: [string, object, string][] = [
