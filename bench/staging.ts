@@ -83,6 +83,8 @@ async function lineSources(): Promise<ChosenLines> {
 const CELL_WIDTH = 720;
 const CELL_HEIGHT = 300;
 const CAPTION = 24;
+/** Enough to recognise a piece and its materials; the noise figure is measured at the service's samples. */
+const CATALOG_SAMPLES = 24;
 
 async function catalogPart(only: Set<string> | undefined): Promise<void> {
   const ids = furnitureIds().filter((id) => !only || only.has(id));
@@ -113,7 +115,7 @@ ${machineLine()}
 
 Every one of the ${ids.length} furniture ids built by its generator and rendered alone in three contrasting styles
 (${CATALOG_STYLES.join(', ')}; seed 1) on a neutral floor with a wall behind, one area light and its shadows:
-[docs/images/furniture-catalog.jpg](images/furniture-catalog.jpg). ${ids.length} renders (${CELL_WIDTH}×${CELL_HEIGHT}, 48 samples) took
+[docs/images/furniture-catalog.jpg](images/furniture-catalog.jpg). ${ids.length} renders (${CELL_WIDTH}×${CELL_HEIGHT}, ${CATALOG_SAMPLES} samples) took
 ${seconds.toFixed(0)} s in all.`,
     );
   }
@@ -157,7 +159,7 @@ async function catalogCell(id: string): Promise<Buffer> {
   const scene: RenderScene = {
     width: CELL_WIDTH,
     height: CELL_HEIGHT,
-    samples: 48,
+    samples: CATALOG_SAMPLES,
     threads: 0,
     seed: 1,
     camera: { focal, cx: CELL_WIDTH / 2, cy: CELL_HEIGHT / 2, rotation: [...right, ...down, ...forward], position },
