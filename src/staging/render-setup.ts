@@ -86,7 +86,7 @@ export function renderScene(args: {
     seed: args.seed,
     camera: { focal: room.camera.focal, cx: room.camera.cx, cy: room.camera.cy, rotation: [...room.camera.rotation], position: [0, 0, 0] },
     surfaces: roomSurfaces(room),
-    photo: { path: '', irradiance: light.whiteLevel },
+    photo: { irradiance: light.whiteLevel },
     lights: light.lights.map(({ from: _from, ...l }) => l),
     ambient: light.ambient,
     pieces: args.pieces.map(({ name, placement, geometry }) => ({

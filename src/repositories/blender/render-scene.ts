@@ -36,10 +36,11 @@ export interface RenderScene {
   /** Floor and walls: shadow catchers with the photo's colours as albedo, so the pieces get shadows and coloured bounce. */
   surfaces: RenderSurface[];
   /**
-   * The photo (a PNG path, any size), projected from the camera as the surfaces' albedo, divided by `photoIrradiance`
-   * (the photo's brightness of a white surface) so that a surface reflects what the photo shows it reflecting.
+   * The photo, projected from the camera as the surfaces' albedo, divided by `irradiance` (the photo's brightness of a
+   * white surface) so that a surface reflects what the photo shows it reflecting. The caller hands the pixels to
+   * render(); the repository writes them and fills `path` (a caller may give a PNG's path instead).
    */
-  photo?: { path: string; irradiance: number };
+  photo?: { irradiance: number; path?: string };
   lights: RenderLight[];
   /** A uniform world light for what no window reaches (linear RGB, strength as Blender's background). */
   ambient: { color: Vec3; strength: number };
