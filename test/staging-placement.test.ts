@@ -73,4 +73,20 @@ describe('placePiece', () => {
       assert.equal(mask[Math.floor(y) * width + Math.floor(x)], 1);
     }
   });
+
+  it('keeps clear of furniture already in the photo, and says so when nothing else is left', () => {
+    const { width, height } = room.camera;
+    // A detected piece of furniture covering the left half of the photo's lower part.
+    const standing: [number, number][] = [[0, height * 0.4], [width / 2, height * 0.4], [width / 2, height], [0, height]];
+    for (let seed = 0; seed < 10; seed++) {
+      const outcome = placePiece(room, { footprint: coffeeTable, preserveWindows: false, random: new Random(seed), obstacles: [standing] });
+      assert.ok(outcome.placed);
+      const hull = convexHull(outcome.placement.corners.map((c) => projectWorld(room.camera, c)!));
+      assert.ok(!convexOverlap(hull, standing), `seed ${seed} overlaps the standing furniture`);
+    }
+    const everywhere: [number, number][] = [[0, 0], [width, 0], [width, height], [0, height]];
+    const blocked = placePiece(room, { footprint: coffeeTable, preserveWindows: false, random: new Random(1), obstacles: [everywhere] });
+    assert.equal(blocked.placed, false);
+    assert.match(blocked.placed ? '' : blocked.reason, /furniture already in the photo/);
+  });
 });

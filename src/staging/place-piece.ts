@@ -35,6 +35,12 @@ export interface PlacementRequest {
   mask?: Uint8Array;
   /** Nothing of the piece may cover a window or door pixel. */
   preserveWindows: boolean;
+  /**
+   * Image outlines of what already stands in the room (detected furniture): the piece's image may not overlap them.
+   * Without depth, overlapping in the image is taken as standing in the way (or behind, which the render would
+   * wrongly draw in front).
+   */
+  obstacles?: [number, number][][];
   random: Random;
   /** Put the footprint's centre on the floor seen at this photo pixel, turned by `yaw` (known-answer scenes). */
   at?: { x: number; y: number; yaw: number };
@@ -67,11 +73,13 @@ export function placePiece(room: RoomModel, request: PlacementRequest): Placemen
   const scored: Placement[] = [];
   let refusedByMask = 0;
   let refusedByOpenings = 0;
+  let refusedByObstacles = 0;
   for (const candidate of candidates) {
     const placement = pose(room, footprint, candidate, 0);
     const problem = violation(room, request, placement);
     if (problem === 'mask') refusedByMask++;
     if (problem === 'openings') refusedByOpenings++;
+    if (problem === 'obstacle') refusedByObstacles++;
     if (problem) continue;
     placement.score = score(room, footprint, placement);
     scored.push(placement);
@@ -81,7 +89,9 @@ export function placePiece(room: RoomModel, request: PlacementRequest): Placemen
       ? `the marked area has no floor where a ${describe(footprint)} fits`
       : refusedByOpenings > 0
         ? `every spot where a ${describe(footprint)} fits covers a window or door (preserveWindows)`
-        : `the floor seen in the photo has no free spot where a ${describe(footprint)} fits`;
+        : refusedByObstacles > 0
+          ? `every spot where a ${describe(footprint)} fits is taken by furniture already in the photo`
+          : `the floor seen in the photo has no free spot where a ${describe(footprint)} fits`;
     return { placed: false, reason: why };
   }
   scored.sort((a, b) => b.score - a.score);
@@ -160,7 +170,7 @@ export function pose(room: RoomModel, footprint: Footprint, candidate: Candidate
 }
 
 /** The first hard rule a placement breaks, or undefined. */
-function violation(room: RoomModel, request: PlacementRequest, placement: Placement): 'room' | 'view' | 'door' | 'mask' | 'openings' | undefined {
+function violation(room: RoomModel, request: PlacementRequest, placement: Placement): 'room' | 'view' | 'door' | 'mask' | 'openings' | 'obstacle' | undefined {
   const { left, right, front } = room.box;
   const base = placement.corners.slice(0, 4);
   const eps = 1e-6;
@@ -190,9 +200,10 @@ function violation(room: RoomModel, request: PlacementRequest, placement: Placem
       }
     }
   }
-  if (request.preserveWindows) {
+  if (request.preserveWindows || request.obstacles?.length) {
     const hull = convexHull(placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
-    if (room.openings.some((opening) => convexOverlap(hull, opening.polygon))) return 'openings';
+    if (request.preserveWindows && room.openings.some((opening) => convexOverlap(hull, opening.polygon))) return 'openings';
+    if (request.obstacles?.some((outline) => convexOverlap(hull, outline))) return 'obstacle';
   }
   return undefined;
 }

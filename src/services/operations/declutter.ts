@@ -2,23 +2,16 @@ import { Type } from '@sinclair/typebox';
 import type { RawImage } from '../../vision/raw-image.js';
 import { removeMasked, reportBox } from '../declutter/declutter-photo.js';
 import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../declutter/detect-objects.js';
+import { withOptionalDetectors } from './object-detectors.js';
 import { removeAutomatically } from '../declutter/remove-automatic.js';
 import { defineOperation } from './define.js';
 import { chooseLineSources } from './line-source-choice.js';
-import type { Detector, ImageModels } from '../image-models.js';
+import type { ImageModels } from '../image-models.js';
 import { requireDetector } from './require-detector.js';
 
 async function objectDetectors(models: ImageModels): Promise<ObjectDetectors> {
   const centernet = await requireDetector(models, OBJECT_MODEL_NAMES.centernet, 'automatic declutter');
   return withOptionalDetectors(models, centernet);
-}
-
-/** CenterNet and whichever second opinions are installed. */
-async function withOptionalDetectors(models: ImageModels, centernet: Detector): Promise<ObjectDetectors> {
-  const optional = async (name: string) => ((await models.isInstalled(name)) ? await models.detectorSession(name) : undefined);
-  const nanodet = await optional(OBJECT_MODEL_NAMES.nanodet);
-  const objectron = await optional(OBJECT_MODEL_NAMES.objectron);
-  return { centernet, ...(nanodet ? { nanodet } : {}), ...(objectron ? { objectron } : {}) };
 }
 
 /** White or opaque mask pixels (≥ 128) are removed. */

@@ -5,6 +5,18 @@ import { furnishPiece } from '../staging/furnish-piece.js';
 import { defineOperation } from './define.js';
 import { checkFurniture, checkRoom, checkStyle } from './catalog-checks.js';
 import { chooseLineSources } from './line-source-choice.js';
+import { withOptionalDetectors } from './object-detectors.js';
+import { detectObjects, OBJECT_MODEL_NAMES } from '../declutter/detect-objects.js';
+import type { RawImage } from '../../vision/raw-image.js';
+
+/**
+ * What counts as furniture standing in the way: floor-standing pieces and people, not the small objects the declutter
+ * also removes (a cup on a table does not stop a sofa; a light switch or a vent, which the detectors sometimes take
+ * for small objects, must not either).
+ */
+const STANDING_FURNITURE = ['chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant', 'person', 'dog', 'table', 'desk'];
+/** Stricter than the declutter's calibration: a false obstacle refuses a request, a missed one only crowds it. */
+const STANDING_MIN_SCORES = { centernet: 0.45, nanodet: 0.5, objectron: 0.4 };
 
 /** Largest seed: seeds are 31-bit so that every client language holds them exactly. */
 const MAX_SEED = 2 ** 31 - 1;
@@ -59,6 +71,19 @@ export const furnish = defineOperation({
     const lines = await chooseLineSources(context.models);
     const seed = params.seed ?? crypto.randomInt(0, MAX_SEED);
     const allowed = mask ? floorMaskOf(mask.data, mask.channels) : undefined;
+    // Furniture already in the photo is kept clear of. Without CenterNet that check cannot run: a 503 naming it, or,
+    // where the operator allows fallbacks, the piece is placed unchecked and the result says so.
+    const existing = (await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))
+      ? {
+          find: async (photo: RawImage, signal?: AbortSignal) => {
+            const detectors = await withOptionalDetectors(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet));
+            const found = await detectObjects(photo, detectors, { labels: STANDING_FURNITURE, minScores: STANDING_MIN_SCORES, ...(signal ? { signal } : {}) });
+            // A box over half the photo in a room asked to be furnished is the detector seeing furniture in the room
+            // itself (measured on the shared empty rooms), not a piece standing in the way.
+            return found.filter((o) => o.box.width * o.box.height < 0.5 * photo.width * photo.height).map((o) => o.box);
+          },
+        }
+      : undefined;
     const furnished = await furnishPiece(
       image,
       {
@@ -72,6 +97,7 @@ export const furnish = defineOperation({
       {
         lines,
         renderer: context.renderer,
+        ...(existing ? { existing } : {}),
         quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },
         signal: context.signal,
         progress: context.progress,

@@ -6,6 +6,7 @@ import { placePiece } from '../../staging/place-piece.js';
 import { renderRegion, renderScene } from '../../staging/render-setup.js';
 import { roomModel } from '../../staging/room-model.js';
 import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
+import type { Box } from '../../vision/box.js';
 import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom } from '../geometry/analyze-room.js';
@@ -21,6 +22,11 @@ export interface FurnishPieceRequest {
   mask?: Uint8Array;
   /** Known-answer scenes: the footprint's centre at this floor pixel, turned by yaw. */
   at?: { x: number; y: number; yaw: number };
+}
+
+/** Furniture already in the photo, found by the declutter detectors; absent when they are not installed. */
+export interface ExistingFurniture {
+  find(image: RawImage, signal?: AbortSignal): Promise<Box[]>;
 }
 
 export interface RenderQuality {
@@ -43,7 +49,14 @@ export interface FurnishedPhoto {
 export async function furnishPiece(
   image: RawImage,
   request: FurnishPieceRequest,
-  deps: { lines: ChosenLines; renderer: FurnitureRenderer; quality: RenderQuality; signal?: AbortSignal; progress?: (fraction: number) => void },
+  deps: {
+    lines: ChosenLines;
+    renderer: FurnitureRenderer;
+    quality: RenderQuality;
+    existing?: ExistingFurniture;
+    signal?: AbortSignal;
+    progress?: (fraction: number) => void;
+  },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
   const analysis = await analyzeRoom(image, deps.lines.layout, {
@@ -53,8 +66,11 @@ export async function furnishPiece(
   });
   progress(0.15);
   const room = roomModel(analysis);
+  const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
+  const obstacles = (standing ?? []).map(shrunkOutline);
   const piece = samplePiece(request.furnitureId, request.styleId, request.seed);
   const outcome = placePiece(room, {
+    obstacles,
     footprint: piece.footprint,
     preserveWindows: request.preserveWindows,
     random: new Random(request.seed).fork('placement'),
@@ -62,7 +78,13 @@ export async function furnishPiece(
     ...(request.at ? { at: request.at } : {}),
   });
   if (!outcome.placed) {
-    const fix = request.mask ? 'mark a larger area of visible floor, or choose a smaller piece' : 'choose a smaller piece, or leave preserveWindows off';
+    const fix = request.mask
+      ? 'mark a larger area of visible floor, or choose a smaller piece'
+      : /already in the photo/.test(outcome.reason)
+        ? 'declutter the photo first, or choose a smaller piece'
+        : request.preserveWindows
+          ? 'choose a smaller piece, or leave preserveWindows off'
+          : 'choose a smaller piece';
     throw new AppError('no_room_for_furniture', 400, `${outcome.reason}: ${fix}`);
   }
   const { placement } = outcome;
@@ -113,6 +135,8 @@ export async function furnishPiece(
         ],
         changedPixels: composite.changedPixels,
         lights: light.lights.map((l) => l.from),
+        // Furniture already in the photo, kept clear of; null when the detectors are not installed (not checked).
+        existingFurniture: standing ? standing.length : null,
         lightScale: round(passes.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
         renderSeconds: round(passes.seconds),
@@ -121,4 +145,18 @@ export async function furnishPiece(
       },
     },
   };
+}
+
+/**
+ * A detection box as an outline, shrunk by a tenth on each side: detector boxes run loose around their object, and a
+ * piece beside a sofa must not be refused for the box's slack.
+ */
+function shrunkOutline(box: Box): [number, number][] {
+  const dx = box.width * 0.1;
+  const dy = box.height * 0.1;
+  const x0 = box.x + dx;
+  const y0 = box.y + dy;
+  const x1 = box.x + box.width - dx;
+  const y1 = box.y + box.height - dy;
+  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
 }
