@@ -60,44 +60,88 @@ export function mirrorX(mesh: Mesh): Mesh {
   return scale(mesh, [-1, 1, 1]);
 }
 
-/** Axis-aligned bounds. */
-export function bounds(mesh: Mesh): { min: Vec3; max: Vec3 } {
+/** Stands a mesh drawn flat (outline in XY with y up, thickness along +Z toward the viewer) upright: y → z, z → −y. */
+export function standUp(mesh: Mesh): Mesh {
+  return rotate(mesh, 'x', Math.PI / 2);
+}
+
+/** Leans what is above z0 back (towards +Y) by `slope` metres per metre of height: a reclining back. */
+export function shearY(mesh: Mesh, z0: number, slope: number): Mesh {
+  return deform(mesh, ([x, y, z]) => [x, y + Math.max(0, z - z0) * slope, z]);
+}
+
+/** Axis-aligned bounds of one mesh, or of several together. */
+export function bounds(...meshes: Mesh[]): { min: Vec3; max: Vec3 } {
   const min: Vec3 = [Infinity, Infinity, Infinity];
   const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (const v of mesh.vertices) {
-    for (let k = 0; k < 3; k++) {
-      if (v[k]! < min[k]!) min[k] = v[k]!;
-      if (v[k]! > max[k]!) max[k] = v[k]!;
+  for (const mesh of meshes) {
+    for (const v of mesh.vertices) {
+      for (let k = 0; k < 3; k++) {
+        if (v[k]! < min[k]!) min[k] = v[k]!;
+        if (v[k]! > max[k]!) max[k] = v[k]!;
+      }
     }
   }
   return { min, max };
 }
 
+/** Volume enclosed by a closed mesh, positive when its faces are counter-clockwise seen from outside. */
+export function signedVolume(mesh: Mesh): number {
+  let volume = 0;
+  for (const face of mesh.faces) {
+    const a = mesh.vertices[face[0]!]!;
+    for (let i = 1; i + 1 < face.length; i++) {
+      const b = mesh.vertices[face[i]!]!;
+      const c = mesh.vertices[face[i + 1]!]!;
+      volume += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+    }
+  }
+  return volume;
+}
+
 /**
- * Grid coordinates along one side of a rounded box: the flat middle as one span, `segments` steps through each
- * rounded edge. Values run from −half to +half.
+ * The mesh with its faces reversed if they point inward. For surfaces built from parametric rings or deformed by a
+ * mapping whose handedness is not obvious (a loop's rings, a board bent along a line): working out the winding for
+ * every case is error-prone, and the sign of the enclosed volume settles it.
  */
-function roundedSteps(half: number, radius: number, segments: number): number[] {
-  if (radius <= 0 || segments < 1) return [-half, half];
+export function orientOutward(mesh: Mesh): Mesh {
+  return signedVolume(mesh) >= 0 ? mesh : { vertices: mesh.vertices, faces: mesh.faces.map((f) => [...f].reverse()) };
+}
+
+/**
+ * Grid coordinates along one axis of a rounded box, from −half to +half: `segments` steps through each rounded edge
+ * and the flat span between them cut into `flatSteps` equal steps.
+ */
+function roundedSteps(half: number, radius: number, segments: number, flatSteps: number): number[] {
+  const inner = half - radius;
   const steps: number[] = [];
-  for (let i = 0; i <= segments; i++) steps.push(-half + (radius * i) / segments);
-  for (let i = 0; i <= segments; i++) steps.push(half - radius + (radius * i) / segments);
+  const rounded = radius > 0 && segments >= 1;
+  if (rounded) for (let i = 0; i <= segments; i++) steps.push(-half + (radius * i) / segments);
+  else steps.push(-half);
+  for (let i = 1; i <= flatSteps; i++) steps.push(-inner + (2 * inner * i) / flatSteps);
+  if (rounded) for (let i = 1; i <= segments; i++) steps.push(inner + (radius * i) / segments);
   return steps.filter((v, i, all) => i === 0 || v - all[i - 1]! > 1e-9);
 }
 
 /**
  * A box of `size` centred on `center` whose edges and corners are rounded with `radius` (a bevel that catches
  * light: sharp edges read as computer graphics). `segments` steps per rounded edge; radius 0 gives a plain box.
+ *
+ * `flatSteps` cuts the flat span along X, Y and Z into that many equal steps. With the default of one step each flat
+ * face is a single quad, which is all a rigid box needs; a box that is deformed afterwards (a cushion's sag, a duvet's
+ * rumples, a tufting dimple, a bent arm) needs vertices in the middle of its faces to move.
  */
-export function roundedBox(center: Vec3, size: Vec3, radius = 0, segments = 3): Mesh {
+export function roundedBox(center: Vec3, size: Vec3, radius = 0, segments = 3, flatSteps: readonly [number, number, number] = [1, 1, 1]): Mesh {
   const half: Vec3 = [size[0] / 2, size[1] / 2, size[2] / 2];
   const r = Math.max(0, Math.min(radius, half[0], half[1], half[2]));
-  const steps = half.map((h) => roundedSteps(h, r, r > 0 ? segments : 0)) as [number[], number[], number[]];
+  const steps = half.map((h, k) => roundedSteps(h, r, r > 0 ? segments : 0, Math.max(1, Math.round(flatSteps[k]!)))) as [number[], number[], number[]];
+  const counts: Vec3 = [steps[0].length, steps[1].length, steps[2].length];
   const vertices: Vec3[] = [];
-  const index = new Map<string, number>();
-  const vertexAt = (p: Vec3): number => {
-    // Grid points are shared by neighbouring faces: weld them by their grid position.
-    const key = `${p[0].toFixed(9)},${p[1].toFixed(9)},${p[2].toFixed(9)}`;
+  // Grid points are shared by neighbouring faces: weld them by their grid indices (a number key, not printed
+  // coordinates: beds and sofas build hundreds of boxes and subdivided ones have thousands of points).
+  const index = new Map<number, number>();
+  const vertexAt = (g: Vec3, p: Vec3): number => {
+    const key = g[0] + counts[0] * (g[1] + counts[1] * g[2]);
     const found = index.get(key);
     if (found !== undefined) return found;
     const inner: Vec3 = [0, 0, 0];
@@ -122,30 +166,72 @@ export function roundedBox(center: Vec3, size: Vec3, radius = 0, segments = 3): 
   for (const [axis, sign, a, b] of sides) {
     const sa = steps[a]!;
     const sb = steps[b]!;
+    const fixed = sign > 0 ? counts[axis]! - 1 : 0;
+    const corner = (ia: number, jb: number): number => {
+      const g: Vec3 = [0, 0, 0];
+      const p: Vec3 = [0, 0, 0];
+      g[axis] = fixed;
+      p[axis] = sign * half[axis]!;
+      g[a] = ia;
+      p[a] = sa[ia]!;
+      g[b] = jb;
+      p[b] = sb[jb]!;
+      return vertexAt(g, p);
+    };
     for (let i = 0; i + 1 < sa.length; i++) {
-      for (let j = 0; j + 1 < sb.length; j++) {
-        const corner = (ia: number, jb: number): number => {
-          const p: Vec3 = [0, 0, 0];
-          p[axis] = sign * half[axis]!;
-          p[a] = sa[ia]!;
-          p[b] = sb[jb]!;
-          return vertexAt(p);
-        };
-        faces.push([corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)]);
-      }
+      for (let j = 0; j + 1 < sb.length; j++) faces.push([corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)]);
     }
   }
   return { vertices, faces };
 }
 
-/** A rounded box given by its lower and upper corners. */
-export function roundedBoxBetween(min: Vec3, max: Vec3, radius = 0, segments = 3): Mesh {
+/** A rounded box given by its lower and upper corners (see roundedBox for `flatSteps`). */
+export function roundedBoxBetween(min: Vec3, max: Vec3, radius = 0, segments = 3, flatSteps: readonly [number, number, number] = [1, 1, 1]): Mesh {
   return roundedBox(
     [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2],
     [max[0] - min[0], max[1] - min[1], max[2] - min[2]],
     radius,
     segments,
+    flatSteps,
   );
+}
+
+/**
+ * Joins rings of points into one surface, ring k to ring k + 1: rings are counter-clockwise seen from above when they
+ * stand for an outer wall going up, all of the same number of points or of one point (a pole). An open loft is capped
+ * with a flat polygon at both ends (keep end rings planar and convex); a `closed` one joins the last ring back to the
+ * first instead (a torus-like shell: rims, frames, rolled edges).
+ */
+export function loft(rings: readonly (readonly Vec3[])[], closed = false): Mesh {
+  const vertices: Vec3[] = [];
+  const faces: number[][] = [];
+  const indices = rings.map((ring) =>
+    ring.map((p) => {
+      vertices.push([p[0], p[1], p[2]]);
+      return vertices.length - 1;
+    }),
+  );
+  const count = indices.length;
+  const pairs = closed ? count : count - 1;
+  for (let k = 0; k < pairs; k++) {
+    const lower = indices[k]!;
+    const upper = indices[(k + 1) % count]!;
+    if (lower.length === 1 && upper.length === 1) continue;
+    const n = Math.max(lower.length, upper.length);
+    for (let s = 0; s < n; s++) {
+      const t = (s + 1) % n;
+      if (lower.length === 1) faces.push([lower[0]!, upper[t]!, upper[s]!]);
+      else if (upper.length === 1) faces.push([lower[s]!, lower[t]!, upper[0]!]);
+      else faces.push([lower[s]!, lower[t]!, upper[t]!, upper[s]!]);
+    }
+  }
+  if (!closed) {
+    const first = indices[0]!;
+    const last = indices[count - 1]!;
+    if (first.length > 1) faces.push([...first].reverse());
+    if (last.length > 1) faces.push([...last]);
+  }
+  return { vertices, faces };
 }
 
 /**
@@ -153,57 +239,41 @@ export function roundedBoxBetween(min: Vec3, max: Vec3, radius = 0, segments = 3
  * top. An end with radius 0 closes at a pole; an end with a radius closes with a flat cap.
  */
 export function lathe(profile: [number, number][], segments = 24): Mesh {
-  const vertices: Vec3[] = [];
-  const faces: number[][] = [];
-  const rings: number[][] = [];
-  for (const [radius, z] of profile) {
-    if (radius <= 1e-9) {
-      vertices.push([0, 0, z]);
-      rings.push([vertices.length - 1]);
-      continue;
-    }
-    const ring: number[] = [];
-    for (let s = 0; s < segments; s++) {
-      const angle = (2 * Math.PI * s) / segments;
-      vertices.push([radius * Math.cos(angle), radius * Math.sin(angle), z]);
-      ring.push(vertices.length - 1);
-    }
-    rings.push(ring);
-  }
-  // Profiles go up and the angle counter-clockwise seen from above, so (lower s, lower s+1, upper s+1, upper s) faces out.
-  for (let k = 0; k + 1 < rings.length; k++) {
-    const lower = rings[k]!;
-    const upper = rings[k + 1]!;
-    for (let s = 0; s < segments; s++) {
-      const t = (s + 1) % segments;
-      if (lower.length === 1 && upper.length === 1) continue;
-      if (lower.length === 1) faces.push([lower[0]!, upper[t]!, upper[s]!]);
-      else if (upper.length === 1) faces.push([lower[s]!, lower[t]!, upper[0]!]);
-      else faces.push([lower[s]!, lower[t]!, upper[t]!, upper[s]!]);
-    }
-  }
-  const first = rings[0]!;
-  const last = rings[rings.length - 1]!;
-  if (first.length > 1) faces.push([...first].reverse());
-  if (last.length > 1) faces.push([...last]);
-  return { vertices, faces };
+  // The angle runs counter-clockwise seen from above, so the rings face out as loft wants them.
+  return loft(
+    profile.map(([radius, z]): Vec3[] => {
+      if (radius <= 1e-9) return [[0, 0, z]];
+      const ring: Vec3[] = [];
+      for (let s = 0; s < segments; s++) {
+        const angle = (2 * Math.PI * s) / segments;
+        ring.push([radius * Math.cos(angle), radius * Math.sin(angle), z]);
+      }
+      return ring;
+    }),
+  );
+}
+
+/**
+ * The (radius, z) profile of a cylinder's side from z0 to z1 whose bottom and top rims are rounded off by `bevel`,
+ * for lathe(): it ends `bevel` in from the rim at both ends.
+ */
+export function bevelledSide(radiusBottom: number, radiusTop: number, z0: number, z1: number, bevel: number): [number, number][] {
+  const b = bevel;
+  return [
+    [radiusBottom - b, z0],
+    [radiusBottom - b * 0.3, z0 + b * 0.3],
+    [radiusBottom, z0 + b],
+    [radiusTop, z1 - b],
+    [radiusTop - b * 0.3, z1 - b * 0.3],
+    [radiusTop - b, z1],
+  ];
 }
 
 /** A (possibly tapered) cylinder standing on z0, `segments` sides; `bevel` rounds its top and bottom rims. */
 export function cylinder(radiusBottom: number, radiusTop: number, z0: number, z1: number, segments = 16, bevel = 0): Mesh {
   const b = Math.min(bevel, (z1 - z0) / 3, radiusBottom / 2, radiusTop / 2);
   if (b <= 0) return lathe([[radiusBottom, z0], [radiusTop, z1]], segments);
-  return lathe(
-    [
-      [radiusBottom - b, z0],
-      [radiusBottom - b * 0.3, z0 + b * 0.3],
-      [radiusBottom, z0 + b],
-      [radiusTop, z1 - b],
-      [radiusTop - b * 0.3, z1 - b * 0.3],
-      [radiusTop - b, z1],
-    ],
-    segments,
-  );
+  return lathe(bevelledSide(radiusBottom, radiusTop, z0, z1, b), segments);
 }
 
 /** A closed ellipsoid of semi-axes `radii` centred on `center`. */
@@ -263,6 +333,11 @@ export function tube(path: Vec3[], radius: number, segments = 10): Mesh {
   return { vertices, faces };
 }
 
+/** A straight round rod between two points (a tube of one segment). */
+export function rod(a: Vec3, b: Vec3, radius: number, segments = 12): Mesh {
+  return tube([a, b], radius, segments);
+}
+
 /**
  * A prism: the polygon (counter-clockwise, in the XY plane) extruded from z0 to z1. Convex or star-shaped about
  * its centroid (the caps are fans from it).
@@ -287,36 +362,6 @@ export function prism(polygon: [number, number][], z0: number, z1: number): Mesh
   return { vertices, faces };
 }
 
-/** A rectangle with rounded corners (counter-clockwise), for table tops, mirrors and rugs. */
-export function roundedRectangle(width: number, depth: number, radius: number, segments = 6): [number, number][] {
-  const r = Math.max(0, Math.min(radius, width / 2, depth / 2));
-  if (r === 0) return [[-width / 2, -depth / 2], [width / 2, -depth / 2], [width / 2, depth / 2], [-width / 2, depth / 2]];
-  const points: [number, number][] = [];
-  const corners: [number, number, number][] = [
-    [width / 2 - r, -depth / 2 + r, -Math.PI / 2],
-    [width / 2 - r, depth / 2 - r, 0],
-    [-width / 2 + r, depth / 2 - r, Math.PI / 2],
-    [-width / 2 + r, -depth / 2 + r, Math.PI],
-  ];
-  for (const [x, y, start] of corners) {
-    for (let s = 0; s <= segments; s++) {
-      const angle = start + ((Math.PI / 2) * s) / segments;
-      points.push([x + r * Math.cos(angle), y + r * Math.sin(angle)]);
-    }
-  }
-  return points.filter((p, i, all) => i === 0 || Math.hypot(p[0] - all[i - 1]![0], p[1] - all[i - 1]![1]) > 1e-9);
-}
-
-/** An ellipse's outline (counter-clockwise). */
-export function ellipse(width: number, depth: number, segments = 32): [number, number][] {
-  const points: [number, number][] = [];
-  for (let s = 0; s < segments; s++) {
-    const angle = (2 * Math.PI * s) / segments;
-    points.push([(width / 2) * Math.cos(angle), (depth / 2) * Math.sin(angle)]);
-  }
-  return points;
-}
-
 function sub(a: Vec3, b: Vec3): Vec3 {
   return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 }
@@ -329,10 +374,11 @@ function scaleVec(a: Vec3, k: number): Vec3 {
 function dot(a: Vec3, b: Vec3): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
-function cross(a: Vec3, b: Vec3): Vec3 {
+export function cross(a: Vec3, b: Vec3): Vec3 {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
-function normalize(a: Vec3): Vec3 {
+/** The unit vector along `a`; a zero vector gives +Z. */
+export function normalize(a: Vec3): Vec3 {
   const length = Math.hypot(a[0], a[1], a[2]);
   return length > 0 ? [a[0] / length, a[1] / length, a[2] / length] : [0, 0, 1];
 }

@@ -1,9 +1,10 @@
 import type { HandleKind, LegKind } from './styles.js';
-import { cylinder, deform, lathe, merge, roundedBox, roundedBoxBetween, rotate, translate, tube, type Mesh, type Vec3 } from './mesh.js';
+import { clamp } from './numbers.js';
+import { bounds, cylinder, deform, ellipsoid, lathe, merge, roundedBox, roundedBoxBetween, rotate, translate, tube, type Mesh, type Vec3 } from './mesh.js';
 
 /**
- * Parts that many pieces share: legs of each style's kind, drawer and door handles, and sagging cushions. Every
- * function returns a closed mesh in the piece's frame (metres, Z up).
+ * Parts that pieces of several families share: legs of each style's kind and the bases they make, drawer and door
+ * handles, cushions and pillows. Every mesh is closed and in the piece's frame (metres, Z up).
  */
 
 /** Where a leg stands and how tall it is (from the floor to the underside of what it carries). */
@@ -118,6 +119,57 @@ export function fourLegs(kind: LegKind, width: number, depth: number, inset: num
   return merge(...spots.map((spot) => leg(kind, spot, height, thickness)));
 }
 
+/**
+ * How far a leg from leg() reaches beyond its spot along X or Y when it leans out along a diagonal: the
+ * splayed foot, the cabriole knee, the hairpin's spread. Legs are inset by this much to stay under their piece.
+ */
+export function legReach(kind: LegKind, height: number, thickness: number): number {
+  const t = thickness;
+  switch (kind) {
+    case 'splayed':
+      return Math.max(t / 2, Math.min(height * 0.18, 0.06) / Math.SQRT2 + t * 0.3 + 0.004);
+    case 'cabriole':
+      return t * 0.75;
+    case 'hairpin':
+      return (Math.min(0.09, height * 0.35) / 2) / Math.SQRT2 + Math.max(0.005, t * 0.12) + 0.002;
+    case 'bun':
+      return t * 0.6;
+    case 'metal-square':
+      return t * 0.22;
+    default:
+      return t / 2;
+  }
+}
+
+/**
+ * A leg standing on the floor, as the seating families use it: the hairpin's two rods meet at so sharp a V that
+ * tube()'s mitre at the foot spikes centimetres under the floor (or, for a wider V, leaves the foot floating); the
+ * hairpin is set down on the floor and what would go under it is flattened onto it (a small flat foot). Other kinds
+ * are leg()'s own; floorLeg clips every kind instead.
+ */
+export function standingLeg(kind: LegKind, spot: LegSpot, height: number, thickness: number): Mesh {
+  const mesh = leg(kind, spot, height, thickness);
+  if (kind !== 'hairpin') return mesh;
+  const lift = Math.max(0, bounds(mesh).min[2]);
+  return deform(mesh, ([x, y, z]) => [x, y, Math.max(0, z - lift)]);
+}
+
+/**
+ * A leg of any kind clipped between the floor and `height` (tables and beds): some leg shapes overshoot
+ * by a few millimetres (a cabriole's knee above its top, a tilted strut's bevel below the floor), which would poke
+ * through a glass top or leave the piece's bounds off its footprint.
+ */
+export function floorLeg(kind: LegKind, spot: LegSpot, height: number, thickness: number): Mesh {
+  return deform(leg(kind, spot, height, thickness), ([x, y, z]) => [x, y, Math.min(height, Math.max(0, z))]);
+}
+
+const METAL_LEGS: readonly LegKind[] = ['metal-square', 'hairpin', 'sled'];
+
+/** Whether a leg or base kind is made of metal (its material then comes from the style's metals). */
+export function isMetalLeg(kind: LegKind): boolean {
+  return METAL_LEGS.includes(kind);
+}
+
 /** A recessed plinth under a carcass (minimalist and contemporary storage and sofas). */
 export function plinthBase(width: number, depth: number, height: number, recess: number): Mesh {
   return roundedBoxBetween([-width / 2 + recess, -depth / 2 + recess, 0], [width / 2 - recess, depth / 2 - recess, height], 0.003, 2);
@@ -140,10 +192,12 @@ export function sledBase(width: number, depth: number, height: number, radius: n
 }
 
 /**
- * A handle on a front face that lies in the plane y = `frontY` (facing −Y), centred at (x, z). Horizontal bars
- * span `length`; knobs, rings and cup pulls ignore it. `none` gives nothing (push-to-open fronts).
+ * A handle on a front face that lies in the plane y = `frontY` (facing −Y), centred at (x, z). Bars span `length`;
+ * knobs, rings and cup pulls ignore it. `none` gives nothing (push-to-open fronts). Bars and cup pulls lie across
+ * the front, or stand upright when `vertical` (tall doors); knobs and rings look the same either way.
  */
-export function handle(kind: HandleKind, x: number, z: number, frontY: number, length = 0.12): Mesh | undefined {
+export function handle(kind: HandleKind, x: number, z: number, frontY: number, length = 0.12, vertical = false): Mesh | undefined {
+  if (vertical && (kind === 'bar' || kind === 'cup')) return translate(rotate(handle(kind, 0, 0, frontY, length)!, 'y', Math.PI / 2), [x, 0, z]);
   switch (kind) {
     case 'none':
       return undefined;
@@ -177,24 +231,50 @@ export function handle(kind: HandleKind, x: number, z: number, frontY: number, l
 }
 
 /**
- * An upholstered cushion: a rounded block between `min` and `max` whose top sinks by `sag` in its middle and whose
- * sides bulge slightly, as filled fabric does.
+ * A filled cushion inside [min, max]: rounded edges, sides that bulge as filled fabric does, and a top that sinks by
+ * `sag` in the middle of each of its `dips` sitting places (a bench cushion has one per seat; a negative sag puffs it
+ * up instead). The box is subdivided so that the sag shows, and the bulge and puff are kept inside [min, max].
  */
-export function cushion(min: Vec3, max: Vec3, radius: number, sag: number): Mesh {
-  const block = roundedBoxBetween(min, max, radius, 4);
+export function cushion(min: Vec3, max: Vec3, radius: number, sag: number, dips = 1): Mesh {
   const cx = (min[0] + max[0]) / 2;
   const cy = (min[1] + max[1]) / 2;
-  const hx = (max[0] - min[0]) / 2;
-  const hy = (max[1] - min[1]) / 2;
-  const hz = (max[2] - min[2]) / 2;
-  const cz = (min[2] + max[2]) / 2;
+  // The sides bulge by 4 % at mid-height: start 4 % smaller so the filled shape stays inside the box.
+  const hx = (max[0] - min[0]) / 2 / 1.04;
+  const hy = (max[1] - min[1]) / 2 / 1.04;
+  const top = max[2] - Math.max(0, -sag);
+  const cz = (min[2] + top) / 2;
+  const hz = (top - min[2]) / 2;
+  const r = Math.max(0, Math.min(radius, hx * 0.9, hy * 0.9, hz * 0.95));
+  const block = roundedBoxBetween([cx - hx, cy - hy, min[2]], [cx + hx, cy + hy, top], r, 4, [4 * dips, 4, 2]);
   return deform(block, ([x, y, z]) => {
-    const u = Math.min(1, Math.abs(x - cx) / hx);
+    const fx = ((x - (cx - hx)) / (2 * hx)) * dips;
+    const cell = Math.min(dips - 1, Math.max(0, Math.floor(fx)));
+    const u = Math.min(1, Math.abs((fx - cell) * 2 - 1));
     const v = Math.min(1, Math.abs(y - cy) / hy);
-    const w = (z - cz) / hz;
+    const w = clamp((z - cz) / hz, -1, 1);
     const dip = sag * (1 - u * u) * (1 - v * v) * Math.max(0, w);
     const bulge = 1 + 0.04 * (1 - w * w);
     return [cx + (x - cx) * bulge, cy + (y - cy) * bulge, z - dip];
+  });
+}
+
+/**
+ * A cushion standing on its edge (back cushions, padded backs): x from x0 to x1, z from z0 to z1, its back face on
+ * the plane y = 0 and its front, puffed forward by `puff`, reaching y = −thickness.
+ */
+export function uprightCushion(x0: number, x1: number, z0: number, z1: number, thickness: number, radius: number, puff: number, dips = 1): Mesh {
+  const lying = cushion([x0, z0, 0], [x1, z1, thickness], radius, -puff, dips);
+  // (x, y, z) → (x, −z, y): a proper rotation about X, so the faces keep facing out.
+  return deform(lying, ([x, y, z]) => [x, -z, y]);
+}
+
+/** A throw pillow centred on the origin, facing −Y: a filled square (or oblong) with the pinched corners of a real one. */
+export function throwPillow(width: number, thickness: number, height: number): Mesh {
+  const shape = ellipsoid([0, 0, 0], [width / 2, thickness / 2, height / 2], 20);
+  return deform(shape, ([x, y, z]) => {
+    const a = Math.atan2(z / (height / 2), x / (width / 2));
+    const f = Math.pow(1 / Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a))), 0.6);
+    return [x * f, y, z * f];
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Mesh } from '../../src/furniture/mesh.js';
+import { signedVolume, type Mesh } from '../../src/furniture/mesh.js';
 
 /**
  * What keeps a mesh from being a closed, outward-oriented surface: edges not shared by exactly two faces in opposite
@@ -23,18 +23,4 @@ export function closedMeshProblems(mesh: Mesh): string[] {
   if (open > 0) problems.push(`${open} edges not shared by exactly two opposite faces`);
   if (signedVolume(mesh) <= 0) problems.push(`enclosed volume ${signedVolume(mesh)} is not positive (normals inward)`);
   return problems;
-}
-
-/** Volume enclosed by a closed mesh, positive when its faces are counter-clockwise seen from outside. */
-export function signedVolume(mesh: Mesh): number {
-  let volume = 0;
-  for (const face of mesh.faces) {
-    const a = mesh.vertices[face[0]!]!;
-    for (let i = 1; i + 1 < face.length; i++) {
-      const b = mesh.vertices[face[i]!]!;
-      const c = mesh.vertices[face[i + 1]!]!;
-      volume += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
-    }
-  }
-  return volume;
 }

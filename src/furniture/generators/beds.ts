@@ -1,10 +1,11 @@
 import type { Random } from '../../random.js';
 import { capped, defineGenerator, type FurnitureGenerator, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
 import { fabric, mixHex, plain, type Material } from '../materials.js';
-import { bounds, cylinder, deform, ellipsoid, merge, rotate, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
-import { cushion, plinthBase, tuftButtons } from '../parts.js';
+import { bounds, cylinder, deform, ellipsoid, merge, rotate, roundedBoxBetween, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { cushion, floorLeg, isMetalLeg, plinthBase, tuftButtons } from '../parts.js';
+import { woodGrain } from '../piece.js';
+import { outdoorTeak, powderCoated } from '../style-picks.js';
 import type { LegKind, StyleProfile } from '../styles.js';
-import { floorLeg, isMetalLeg, outdoorTeak, powderCoated } from './tables.js';
 
 /**
  * Beds and other pieces to lie on: double and single beds (frame, headboard, mattress, a duvet draped over most of
@@ -14,81 +15,6 @@ import { floorLeg, isMetalLeg, outdoorTeak, powderCoated } from './tables.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Soft shapes
-
-function spanSteps(half: number, radius: number, segments: number, divisions: number): number[] {
-  const steps: number[] = [];
-  if (radius > 0) for (let i = 0; i < segments; i++) steps.push(-half + (radius * i) / segments);
-  const a = -half + radius;
-  const b = half - radius;
-  for (let i = 0; i <= divisions; i++) steps.push(a + ((b - a) * i) / divisions);
-  if (radius > 0) for (let i = 1; i <= segments; i++) steps.push(half - radius + (radius * i) / segments);
-  return steps.filter((v, i, all) => i === 0 || v - all[i - 1]! > 1e-9);
-}
-
-/**
- * A rounded box whose flat faces are subdivided too (roundedBox keeps them as one quad), so that it can be deformed
- * into cloth: a duvet's rumples, a blanket's hanging hem.
- */
-export function softBox(min: Vec3, max: Vec3, radius: number, divisions: [number, number, number], segments = 3): Mesh {
-  const center: Vec3 = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
-  const half: Vec3 = [(max[0] - min[0]) / 2, (max[1] - min[1]) / 2, (max[2] - min[2]) / 2];
-  const r = Math.max(0, Math.min(radius, half[0] * 0.95, half[1] * 0.95, half[2] * 0.95));
-  const steps = half.map((h, k) => spanSteps(h, r, segments, divisions[k]!)) as [number[], number[], number[]];
-  const vertices: Vec3[] = [];
-  // Grid points are shared by neighbouring faces: weld them by their grid indices.
-  const n1 = steps[1].length;
-  const n2 = steps[2].length;
-  const index = new Map<number, number>();
-  const vertexAt = (g: [number, number, number]): number => {
-    const key = (g[0] * n1 + g[1]) * n2 + g[2];
-    const found = index.get(key);
-    if (found !== undefined) return found;
-    const p: Vec3 = [steps[0][g[0]]!, steps[1][g[1]]!, steps[2][g[2]]!];
-    const inner: Vec3 = [0, 0, 0];
-    for (let k = 0; k < 3; k++) inner[k] = Math.max(-half[k]! + r, Math.min(half[k]! - r, p[k]!));
-    const d: Vec3 = [p[0] - inner[0], p[1] - inner[1], p[2] - inner[2]];
-    const length = Math.hypot(d[0], d[1], d[2]);
-    const surface: Vec3 = length > 1e-12 && r > 0 ? [inner[0] + (d[0] / length) * r, inner[1] + (d[1] / length) * r, inner[2] + (d[2] / length) * r] : p;
-    vertices.push([surface[0] + center[0], surface[1] + center[1], surface[2] + center[2]]);
-    index.set(key, vertices.length - 1);
-    return vertices.length - 1;
-  };
-  const faces: number[][] = [];
-  const sides: [number, 1 | -1, number, number][] = [
-    [0, 1, 1, 2],
-    [0, -1, 2, 1],
-    [1, 1, 2, 0],
-    [1, -1, 0, 2],
-    [2, 1, 0, 1],
-    [2, -1, 1, 0],
-  ];
-  for (const [axis, sign, a, b] of sides) {
-    const sa = steps[a]!;
-    const sb = steps[b]!;
-    const fixed = sign > 0 ? steps[axis]!.length - 1 : 0;
-    for (let i = 0; i + 1 < sa.length; i++) {
-      for (let j = 0; j + 1 < sb.length; j++) {
-        const corner = (ia: number, jb: number): number => {
-          const g: [number, number, number] = [0, 0, 0];
-          g[axis] = fixed;
-          g[a] = ia;
-          g[b] = jb;
-          return vertexAt(g);
-        };
-        faces.push([corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)]);
-      }
-    }
-  }
-  return { vertices, faces };
-}
-
-/**
- * A rounded box between two corners: the same surface as mesh.ts's roundedBoxBetween, welded by grid index instead of
- * by printed coordinates, which is several times faster for the hundreds of slats, rails and boards of a bed.
- */
-function box(min: Vec3, max: Vec3, radius = 0, segments = 3): Mesh {
-  return softBox(min, max, radius, [1, 1, 1], segments);
-}
 
 /**
  * A pillow lying flat, centred on the origin: a rounded-square plan whose thickness fills out in the middle and
@@ -143,9 +69,9 @@ function drape(c: Cover, flare: number): (v: Vec3) => Vec3 {
 
 /** The duvet, and the band of its top edge folded back (in the sheet's colour). */
 function duvetParts(c: Cover, turnDown: number): { duvet: Mesh; fold: Mesh } {
-  const duvet = deform(softBox([c.x0, c.y0, c.bottom], [c.x1, c.y1, c.top], Math.min(0.06, (c.top - c.bottom) / 3), [8, 12, 3], 3), drape(c, 0.012));
+  const duvet = deform(roundedBoxBetween([c.x0, c.y0, c.bottom], [c.x1, c.y1, c.top], Math.min(0.06, (c.top - c.bottom) / 3), 3, [8, 12, 3]), drape(c, 0.012));
   const fold = deform(
-    softBox([c.x0 - 0.005, c.y1 - turnDown, c.bottom + 0.02], [c.x1 + 0.005, c.y1 + 0.012, c.top + 0.014], 0.012, [8, 2, 3], 2),
+    roundedBoxBetween([c.x0 - 0.005, c.y1 - turnDown, c.bottom + 0.02], [c.x1 + 0.005, c.y1 + 0.012, c.top + 0.014], 0.012, 2, [8, 2, 3]),
     drape(c, 0.012),
   );
   return { duvet, fold };
@@ -393,7 +319,7 @@ function beddingParts(
   const mw = x1 - x0;
   const cx = (x0 + x1) / 2;
   const parts: PiecePart[] = [];
-  parts.push({ name: `${prefix}mattress`, mesh: box([x0, y0, bottom], [x1, y1, top], Math.min(0.05, (top - bottom) * 0.3), 4), material: 'sheet' });
+  parts.push({ name: `${prefix}mattress`, mesh: roundedBoxBetween([x0, y0, bottom], [x1, y1, top], Math.min(0.05, (top - bottom) * 0.3), 4), material: 'sheet' });
   const cover: Cover = {
     x0: x0 - 0.02,
     x1: x1 + 0.02,
@@ -445,7 +371,7 @@ function buildBed(p: BedParams): PieceGeometry {
       parts.push({ name: 'legs', mesh: merge(...spots.map((s) => floorLeg(p.leg, s, baseBottom + 0.005, p.legThickness))), material: 'legs', ...woodGrain(m.legs, 'z') });
     }
     used.add('legs');
-    parts.push({ name: 'base', mesh: box([-W / 2, -D / 2, baseBottom], [W / 2, hbFront + 0.005, p.railTop], Math.min(p.softness * 0.8, 0.04), 3), material: 'upholstery' });
+    parts.push({ name: 'base', mesh: roundedBoxBetween([-W / 2, -D / 2, baseBottom], [W / 2, hbFront + 0.005, p.railTop], Math.min(p.softness * 0.8, 0.04), 3), material: 'upholstery' });
     const hb0: Vec3 = [-W / 2, hbFront, baseBottom];
     const hb1: Vec3 = [W / 2, D / 2, p.height];
     if (p.headboard === 'channel') {
@@ -473,7 +399,7 @@ function buildBed(p: BedParams): PieceGeometry {
         }
         const depth = 0.012;
         const face = p.headboardThickness * 0.5;
-        const panel = deform(softBox(hb0, hb1, Math.max(0.01, p.softness), [cols * 3, 1, rows * 3 + 3], 3), ([x, y, z]) => {
+        const panel = deform(roundedBoxBetween(hb0, hb1, Math.max(0.01, p.softness), 3, [cols * 3, 1, rows * 3 + 3]), ([x, y, z]) => {
           const front = Math.max(0, 1 - (y - hbFront) / face);
           let pull = 0;
           for (const [dx, dz] of dents) pull = Math.max(pull, Math.exp(-((x - dx) ** 2 + (z - dz) ** 2) / 0.0012));
@@ -482,7 +408,7 @@ function buildBed(p: BedParams): PieceGeometry {
         parts.push({ name: 'headboard', mesh: panel, material: 'upholstery' });
         parts.push({ name: 'tufting', mesh: tuftButtons(x0, x1, z0, z1, hbFront + depth * 0.7, cols, rows), material: 'upholstery' });
       } else {
-        parts.push({ name: 'headboard', mesh: box(hb0, hb1, Math.max(0.01, p.softness), 4), material: 'upholstery' });
+        parts.push({ name: 'headboard', mesh: roundedBoxBetween(hb0, hb1, Math.max(0.01, p.softness), 4), material: 'upholstery' });
       }
     }
     used.add('upholstery');
@@ -490,18 +416,18 @@ function buildBed(p: BedParams): PieceGeometry {
     const ps = p.headboardThickness;
     // Head posts, rails, foot legs (or foot posts under a footboard).
     const post = (x: number, y: number, h: number): Mesh =>
-      p.post === 'turned' ? floorLeg('turned', { x, y }, h, ps * 1.1) : box([x - ps / 2, y - ps / 2, 0], [x + ps / 2, y + ps / 2, h], Math.max(0.004, p.edge), 2);
+      p.post === 'turned' ? floorLeg('turned', { x, y }, h, ps * 1.1) : roundedBoxBetween([x - ps / 2, y - ps / 2, 0], [x + ps / 2, y + ps / 2, h], Math.max(0.004, p.edge), 2);
     const headPosts = [post(-W / 2 + ps / 2, D / 2 - ps / 2, p.height), post(W / 2 - ps / 2, D / 2 - ps / 2, p.height)];
     parts.push({ name: 'posts', mesh: merge(...headPosts, ...(p.footboard > 0 ? [post(-W / 2 + ps / 2, -D / 2 + ps / 2, p.footboard), post(W / 2 - ps / 2, -D / 2 + ps / 2, p.footboard)] : [])), material: 'frame', ...woodGrain(m.frame, 'z') });
     const rail0 = p.railTop - p.railHeight;
     const rt = p.side;
     parts.push({
       name: 'side-rails',
-      mesh: merge(box([-W / 2, -D / 2, rail0], [-W / 2 + rt, hbFront + 0.005, p.railTop], p.edge, 2), box([W / 2 - rt, -D / 2, rail0], [W / 2, hbFront + 0.005, p.railTop], p.edge, 2)),
+      mesh: merge(roundedBoxBetween([-W / 2, -D / 2, rail0], [-W / 2 + rt, hbFront + 0.005, p.railTop], p.edge, 2), roundedBoxBetween([W / 2 - rt, -D / 2, rail0], [W / 2, hbFront + 0.005, p.railTop], p.edge, 2)),
       material: 'frame',
       ...woodGrain(m.frame, 'y'),
     });
-    parts.push({ name: 'foot-rail', mesh: box([-W / 2 + rt - 0.002, -D / 2, rail0], [W / 2 - rt + 0.002, -D / 2 + p.foot, p.railTop], p.edge, 2), material: 'frame', ...woodGrain(m.frame, 'x') });
+    parts.push({ name: 'foot-rail', mesh: roundedBoxBetween([-W / 2 + rt - 0.002, -D / 2, rail0], [W / 2 - rt + 0.002, -D / 2 + p.foot, p.railTop], p.edge, 2), material: 'frame', ...woodGrain(m.frame, 'x') });
     if (p.footboard === 0) {
       const inset = cornerInset(p.leg, p.legThickness);
       const spots = [-1, 1].map((sx) => ({ x: sx * (W / 2 - inset), y: -D / 2 + inset, outward: [sx * Math.SQRT1_2, -Math.SQRT1_2] as [number, number] }));
@@ -511,7 +437,7 @@ function buildBed(p: BedParams): PieceGeometry {
       const fy = -D / 2 + ps / 2;
       parts.push({
         name: 'footboard',
-        mesh: merge(box([-W / 2 + ps - 0.003, fy - 0.012, rail0], [W / 2 - ps + 0.003, fy + 0.012, p.footboard - 0.05], 0.004, 2), box([-W / 2 + ps - 0.003, fy - ps * 0.35, p.footboard - 0.06], [W / 2 - ps + 0.003, fy + ps * 0.35, p.footboard - 0.01], 0.006, 2)),
+        mesh: merge(roundedBoxBetween([-W / 2 + ps - 0.003, fy - 0.012, rail0], [W / 2 - ps + 0.003, fy + 0.012, p.footboard - 0.05], 0.004, 2), roundedBoxBetween([-W / 2 + ps - 0.003, fy - ps * 0.35, p.footboard - 0.06], [W / 2 - ps + 0.003, fy + ps * 0.35, p.footboard - 0.01], 0.006, 2)),
         material: 'frame',
         ...woodGrain(m.frame, 'x'),
       });
@@ -521,7 +447,7 @@ function buildBed(p: BedParams): PieceGeometry {
     const inner = W / 2 - ps + 0.003;
     const capTop = p.height - 0.01;
     const cap0 = p.height - 0.07;
-    parts.push({ name: 'headboard-rails', mesh: merge(box([-inner, hy - ps * 0.4, cap0], [inner, hy + ps * 0.4, capTop], 0.006, 2), box([-inner, hy - 0.015, rail0], [inner, hy + 0.015, p.railTop], 0.004, 2)), material: 'frame', ...woodGrain(m.frame, 'x') });
+    parts.push({ name: 'headboard-rails', mesh: merge(roundedBoxBetween([-inner, hy - ps * 0.4, cap0], [inner, hy + ps * 0.4, capTop], 0.006, 2), roundedBoxBetween([-inner, hy - 0.015, rail0], [inner, hy + 0.015, p.railTop], 0.004, 2)), material: 'frame', ...woodGrain(m.frame, 'x') });
     if (p.headboard === 'slatted') {
       const span = 2 * inner - 0.006;
       const count = Math.max(4, Math.round(span / p.slatPitch));
@@ -529,23 +455,23 @@ function buildBed(p: BedParams): PieceGeometry {
       const slats: Mesh[] = [];
       for (let i = 0; i < count; i++) {
         const x = -span / 2 + ((i + 0.5) * span) / count;
-        slats.push(box([x - sw / 2, hy - 0.01, p.railTop - 0.005], [x + sw / 2, hy + 0.01, cap0 + 0.005], 0.003, 2));
+        slats.push(roundedBoxBetween([x - sw / 2, hy - 0.01, p.railTop - 0.005], [x + sw / 2, hy + 0.01, cap0 + 0.005], 0.003, 2));
       }
       parts.push({ name: 'headboard-slats', mesh: merge(...slats), material: 'frame', ...woodGrain(m.frame, 'z') });
     } else {
-      const panel: Mesh[] = [box([-inner, hy - 0.011, p.railTop - 0.005], [inner, hy + 0.011, cap0 + 0.005], 0.003, 2)];
+      const panel: Mesh[] = [roundedBoxBetween([-inner, hy - 0.011, p.railTop - 0.005], [inner, hy + 0.011, cap0 + 0.005], 0.003, 2)];
       if (p.raisedPanel && inner > 0.25) {
         const fz0 = Math.max(p.railTop + 0.06, top + 0.04);
         const fz1 = cap0 - 0.07;
-        if (fz1 - fz0 > 0.12) panel.push(box([-inner + 0.07, hy - 0.024, fz0], [inner - 0.07, hy, fz1], 0.008, 2));
+        if (fz1 - fz0 > 0.12) panel.push(roundedBoxBetween([-inner + 0.07, hy - 0.024, fz0], [inner - 0.07, hy, fz1], 0.008, 2));
       }
       parts.push({ name: 'headboard-panel', mesh: merge(...panel), material: 'frame', ...woodGrain(m.frame, 'x') });
     }
   } else {
     // Platform on a recessed plinth, a low headboard behind it.
     parts.push({ name: 'plinth', mesh: translate(plinthBase(W, D - p.headboardThickness, p.legHeight + 0.003, Math.min(0.12, p.side + 0.05)), [0, -p.headboardThickness / 2, 0]), material: 'frame', ...woodGrain(m.frame, 'x') });
-    parts.push({ name: 'platform', mesh: box([-W / 2, -D / 2, p.legHeight], [W / 2, hbFront + 0.003, p.railTop], Math.max(0.004, p.edge * 1.5), 3), material: 'frame', ...woodGrain(m.frame, 'x') });
-    parts.push({ name: 'headboard', mesh: box([-W / 2, hbFront, 0], [W / 2, D / 2, p.height], Math.max(0.004, p.edge * 1.5), 3), material: 'frame', ...woodGrain(m.frame, 'x') });
+    parts.push({ name: 'platform', mesh: roundedBoxBetween([-W / 2, -D / 2, p.legHeight], [W / 2, hbFront + 0.003, p.railTop], Math.max(0.004, p.edge * 1.5), 3), material: 'frame', ...woodGrain(m.frame, 'x') });
+    parts.push({ name: 'headboard', mesh: roundedBoxBetween([-W / 2, hbFront, 0], [W / 2, D / 2, p.height], Math.max(0.004, p.edge * 1.5), 3), material: 'frame', ...woodGrain(m.frame, 'x') });
   }
   if (p.frame !== 'upholstered') used.add('frame');
 
@@ -555,10 +481,6 @@ function buildBed(p: BedParams): PieceGeometry {
   const materials: Record<string, Material> = {};
   for (const key of used) materials[key] = m[key];
   return { parts, materials };
-}
-
-function woodGrain(material: Material, axis: 'x' | 'y' | 'z'): { grain?: 'x' | 'y' | 'z' } {
-  return material.kind === 'wood' || material.kind === 'painted-wood' ? { grain: axis } : {};
 }
 
 const bedGenerator = defineGenerator<BedParams>({
@@ -648,11 +570,11 @@ function buildBunk(p: BunkParams): PieceGeometry {
     if (metalFrame) return tube([a, b], Math.min(t, h) * 0.5, 10);
     const min: Vec3 = [Math.min(a[0], b[0]) - (a[0] === b[0] ? t / 2 : 0), Math.min(a[1], b[1]) - (a[1] === b[1] ? t / 2 : 0), a[2] - h / 2];
     const max: Vec3 = [Math.max(a[0], b[0]) + (a[0] === b[0] ? t / 2 : 0), Math.max(a[1], b[1]) + (a[1] === b[1] ? t / 2 : 0), a[2] + h / 2];
-    return box(min, max, Math.min(p.edge, t / 3), 1);
+    return roundedBoxBetween(min, max, Math.min(p.edge, t / 3), 1);
   };
   for (const sx of [-1, 1]) {
     for (const sy of [-1, 1]) {
-      posts.push(metalFrame ? cylinder(r, r, 0, p.height, 14, 0.004) : box([-r, -r, 0], [r, r, p.height], Math.max(0.004, p.edge), 2));
+      posts.push(metalFrame ? cylinder(r, r, 0, p.height, 14, 0.004) : roundedBoxBetween([-r, -r, 0], [r, r, p.height], Math.max(0.004, p.edge), 2));
       posts[posts.length - 1] = translate(posts[posts.length - 1]!, [sx * px, sy * py, 0]);
     }
   }
@@ -665,7 +587,7 @@ function buildBunk(p: BunkParams): PieceGeometry {
   }
   // Head end: a board low down and a guard up top. Foot end: low board, and a guard beside the ladder opening.
   const panel = (y: number, x0: number, x1: number, z0: number, z1: number): Mesh => {
-    if (!metalFrame) return box([x0, y - 0.011, z0], [x1, y + 0.011, z1], 0.004, 2);
+    if (!metalFrame) return roundedBoxBetween([x0, y - 0.011, z0], [x1, y + 0.011, z1], 0.004, 2);
     const bars: Mesh[] = [];
     const n = Math.max(2, Math.round((z1 - z0) / 0.1));
     for (let i = 0; i < n; i++) {
@@ -694,7 +616,7 @@ function buildBunk(p: BunkParams): PieceGeometry {
   const lx1 = ladderInner + p.ladderSide * 0.02;
   const ladderTop = p.upperDeck + 0.24;
   const ladder: Mesh[] = [];
-  for (const x of [lx0, lx1]) ladder.push(metalFrame ? translate(cylinder(0.016, 0.016, 0, ladderTop, 12, 0.003), [x, ly, 0]) : box([x - 0.02, ly - 0.02, 0], [x + 0.02, ly + 0.02, ladderTop], 0.004, 2));
+  for (const x of [lx0, lx1]) ladder.push(metalFrame ? translate(cylinder(0.016, 0.016, 0, ladderTop, 12, 0.003), [x, ly, 0]) : roundedBoxBetween([x - 0.02, ly - 0.02, 0], [x + 0.02, ly + 0.02, ladderTop], 0.004, 2));
   const rungs = Math.max(3, Math.floor((p.upperDeck - 0.15) / 0.27));
   for (let i = 1; i <= rungs; i++) {
     const z = (p.upperDeck * i) / (rungs + 1) + 0.02;
@@ -711,7 +633,7 @@ function buildBunk(p: BunkParams): PieceGeometry {
   const footY = headY - p.mattressLength;
   for (const [level, deck] of [['lower', p.lowerDeck], ['upper', p.upperDeck]] as const) {
     const bottom = deck - railH * 0.5;
-    parts.push({ name: `${level}-deck`, mesh: box([-mw / 2, footY, bottom - 0.018], [mw / 2, headY, bottom], 0.003, 1), material: 'frame', ...woodGrain(p.materials.frame, 'x') });
+    parts.push({ name: `${level}-deck`, mesh: roundedBoxBetween([-mw / 2, footY, bottom - 0.018], [mw / 2, headY, bottom], 0.003, 1), material: 'frame', ...woodGrain(p.materials.frame, 'x') });
     const duvet = level === 'lower' ? p.duvets[0] : p.duvets[1];
     parts.push(...beddingParts(-mw / 2, mw / 2, footY, headY, bottom, bottom + p.mattressThickness, deck, headY, duvet, p.pillows, `${level}-`));
   }
@@ -789,7 +711,7 @@ function buildCot(p: CotParams): PieceGeometry {
   const py = D / 2 - ps / 2;
   const posts: Mesh[] = [];
   for (const sx of [-1, 1]) {
-    for (const sy of [-1, 1]) posts.push(box([sx * px - ps / 2, sy * py - ps / 2, 0], [sx * px + ps / 2, sy * py + ps / 2, p.height], Math.max(0.005, p.edge * 1.5), 2));
+    for (const sy of [-1, 1]) posts.push(roundedBoxBetween([sx * px - ps / 2, sy * py - ps / 2, 0], [sx * px + ps / 2, sy * py + ps / 2, p.height], Math.max(0.005, p.edge * 1.5), 2));
   }
   const railH = 0.04;
   const railT = Math.max(0.028, p.slatSize + 0.006);
@@ -800,16 +722,16 @@ function buildCot(p: CotParams): PieceGeometry {
   const railsY: Mesh[] = [];
   const railsX: Mesh[] = [];
   for (const sx of [-1, 1]) {
-    for (const [z0, z1] of [[top0, top1], [b0, b1]] as const) railsY.push(box([sx * px - railT / 2, -py, z0], [sx * px + railT / 2, py, z1], 0.006, 2));
+    for (const [z0, z1] of [[top0, top1], [b0, b1]] as const) railsY.push(roundedBoxBetween([sx * px - railT / 2, -py, z0], [sx * px + railT / 2, py, z1], 0.006, 2));
   }
   for (const sy of [-1, 1]) {
-    for (const [z0, z1] of [[top0, top1], [b0, b1]] as const) railsX.push(box([-px, sy * py - railT / 2, z0], [px, sy * py + railT / 2, z1], 0.006, 2));
+    for (const [z0, z1] of [[top0, top1], [b0, b1]] as const) railsX.push(roundedBoxBetween([-px, sy * py - railT / 2, z0], [px, sy * py + railT / 2, z1], 0.006, 2));
   }
   const slats: Mesh[] = [];
   const slat = (x: number, y: number): Mesh => {
     const s = p.slatSize;
     if (p.slat === 'round') return translate(cylinder(s / 2, s / 2, b1 - 0.003, top0 + 0.003, 10), [x, y, 0]);
-    return box([x - s / 2, y - s / 2, b1 - 0.003], [x + s / 2, y + s / 2, top0 + 0.003], 0.004, 1);
+    return roundedBoxBetween([x - s / 2, y - s / 2, b1 - 0.003], [x + s / 2, y + s / 2, top0 + 0.003], 0.004, 1);
   };
   const spread = (length: number): number[] => {
     const n = Math.max(2, Math.floor(length / p.slatPitch));
@@ -818,7 +740,7 @@ function buildCot(p: CotParams): PieceGeometry {
   for (const sx of [-1, 1]) for (const y of spread(2 * py - ps)) slats.push(slat(sx * px, y));
   const ends: Mesh[] = [];
   for (const sy of [-1, 1]) {
-    if (p.panelEnds) ends.push(box([-px + ps / 2 - 0.003, sy * py - 0.01, b1 - 0.003], [px - ps / 2 + 0.003, sy * py + 0.01, top0 + 0.003], 0.004, 2));
+    if (p.panelEnds) ends.push(roundedBoxBetween([-px + ps / 2 - 0.003, sy * py - 0.01, b1 - 0.003], [px - ps / 2 + 0.003, sy * py + 0.01, top0 + 0.003], 0.004, 2));
     else for (const x of spread(2 * px - ps)) slats.push(slat(x, sy * py));
   }
   const frameGrain = woodGrain(p.materials.frame, 'z');
@@ -831,12 +753,12 @@ function buildCot(p: CotParams): PieceGeometry {
   const mx = COT_MATTRESS[0] / 2;
   const my = COT_MATTRESS[1] / 2;
   const mTop = p.mattressBottom + p.mattressThickness;
-  parts.push({ name: 'base', mesh: box([-mx - 0.004, -my - 0.004, p.mattressBottom - 0.018], [mx + 0.004, my + 0.004, p.mattressBottom], 0.003, 1), material: 'frame', ...woodGrain(p.materials.frame, 'y') });
-  parts.push({ name: 'mattress', mesh: box([-mx, -my, p.mattressBottom], [mx, my, mTop], 0.025, 3), material: 'sheet' });
+  parts.push({ name: 'base', mesh: roundedBoxBetween([-mx - 0.004, -my - 0.004, p.mattressBottom - 0.018], [mx + 0.004, my + 0.004, p.mattressBottom], 0.003, 1), material: 'frame', ...woodGrain(p.materials.frame, 'y') });
+  parts.push({ name: 'mattress', mesh: roundedBoxBetween([-mx, -my, p.mattressBottom], [mx, my, mTop], 0.025, 3), material: 'sheet' });
   // A blanket folded at the foot.
   const b = p.blanket;
   const cover: Cover = { x0: -mx + 0.02, x1: mx - 0.02, y0: -my + 0.03, y1: -my + 0.03 + b.length, bottom: mTop - 0.005, top: mTop + b.thickness, amp: 0.005, phase: b.phase };
-  parts.push({ name: 'blanket', mesh: deform(softBox([cover.x0, cover.y0, cover.bottom], [cover.x1, cover.y1, cover.top], 0.012, [6, 6, 2], 2), drape(cover, 0.004)), material: 'blanket', grain: 'x' });
+  parts.push({ name: 'blanket', mesh: deform(roundedBoxBetween([cover.x0, cover.y0, cover.bottom], [cover.x1, cover.y1, cover.top], 0.012, 2, [6, 6, 2]), drape(cover, 0.004)), material: 'blanket', grain: 'x' });
   return { parts, materials: { ...p.materials } };
 }
 
@@ -914,14 +836,14 @@ function loungerBack(p: LoungerParams): { frame: Mesh; slats: Mesh; cushion: Mes
   const rails: Mesh[] = [];
   for (const sx of [-1, 1]) {
     if (p.frame === 'metal') rails.push(tube([[sx * (inner - 0.014), 0.01, -0.016], [sx * (inner - 0.014), bl, -0.016]], 0.014, 10));
-    else rails.push(box([sx > 0 ? inner - 0.028 : -inner, 0, -0.05], [sx > 0 ? inner : -inner + 0.028, bl, 0.001], 0.004, 2));
+    else rails.push(roundedBoxBetween([sx > 0 ? inner - 0.028 : -inner, 0, -0.05], [sx > 0 ? inner : -inner + 0.028, bl, 0.001], 0.004, 2));
   }
   const slats: Mesh[] = [];
   const n = Math.max(4, Math.round(bl / p.slatPitch));
   const sd = bl / n - 0.01;
   for (let i = 0; i < n; i++) {
     const y0 = (i * bl) / n + 0.005;
-    slats.push(box([-inner, y0, 0], [inner, y0 + sd, st], 0.004, 1));
+    slats.push(roundedBoxBetween([-inner, y0, 0], [inner, y0 + sd, st], 0.004, 1));
   }
   const cw = p.width / 2 - 0.03;
   const pad = cushion([-cw, 0.02, st - 0.004], [cw, bl - 0.03, st + p.cushion], Math.min(p.cushion * 0.45, 0.02), 0.004);
@@ -944,13 +866,13 @@ function buildLounger(p: LoungerParams): PieceGeometry {
   const legs: Mesh[] = [];
   const rt = p.railThickness;
   if (p.frame === 'wood') {
-    for (const sx of [-1, 1]) frame.push(box([sx > 0 ? W / 2 - rt : -W / 2, -L / 2, rail0], [sx > 0 ? W / 2 : -W / 2 + rt, L / 2, railTop + 0.001], 0.005, 2));
-    for (const sy of [-1, 1]) frame.push(box([-W / 2 + rt - 0.002, sy > 0 ? L / 2 - rt : -L / 2, rail0], [W / 2 - rt + 0.002, sy > 0 ? L / 2 : -L / 2 + rt, railTop + 0.001], 0.005, 2));
+    for (const sx of [-1, 1]) frame.push(roundedBoxBetween([sx > 0 ? W / 2 - rt : -W / 2, -L / 2, rail0], [sx > 0 ? W / 2 : -W / 2 + rt, L / 2, railTop + 0.001], 0.005, 2));
+    for (const sy of [-1, 1]) frame.push(roundedBoxBetween([-W / 2 + rt - 0.002, sy > 0 ? L / 2 - rt : -L / 2, rail0], [W / 2 - rt + 0.002, sy > 0 ? L / 2 : -L / 2 + rt, railTop + 0.001], 0.005, 2));
     const lt = p.legThickness;
     for (const sx of [-1, 1]) {
       const x = sx * (W / 2 - rt - lt / 2);
-      legs.push(box([x - lt / 2, -L / 2 + 0.06, 0], [x + lt / 2, -L / 2 + 0.06 + lt, rail0 + 0.005], 0.005, 2));
-      if (!p.wheels) legs.push(box([x - lt / 2, L / 2 - 0.12 - lt, 0], [x + lt / 2, L / 2 - 0.12, rail0 + 0.005], 0.005, 2));
+      legs.push(roundedBoxBetween([x - lt / 2, -L / 2 + 0.06, 0], [x + lt / 2, -L / 2 + 0.06 + lt, rail0 + 0.005], 0.005, 2));
+      if (!p.wheels) legs.push(roundedBoxBetween([x - lt / 2, L / 2 - 0.12 - lt, 0], [x + lt / 2, L / 2 - 0.12, rail0 + 0.005], 0.005, 2));
     }
   } else {
     const r = 0.015;
@@ -969,7 +891,7 @@ function buildLounger(p: LoungerParams): PieceGeometry {
   const sd = (hinge - y0) / n - 0.01;
   for (let i = 0; i < n; i++) {
     const ya = y0 + ((hinge - y0) * i) / n;
-    seat.push(box([-W / 2 + 0.004, ya, railTop], [W / 2 - 0.004, ya + sd, p.deck], 0.004, 1));
+    seat.push(roundedBoxBetween([-W / 2 + 0.004, ya, railTop], [W / 2 - 0.004, ya + sd, p.deck], 0.004, 1));
   }
   const back = loungerBack(p);
   // Props under the raised back, from its rails down to the frame.

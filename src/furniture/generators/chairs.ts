@@ -1,33 +1,14 @@
 import type { Random } from '../../random.js';
 import { capped, defineGenerator, type FurnitureGenerator, type Footprint, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
 import { fabric, mixHex, plain, type Material } from '../materials.js';
-import { cylinder, deform, lathe, merge, rotate, roundedBoxBetween, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
-import { sledBase, taperedStrut, tuftButtons } from '../parts.js';
+import { bevelledSide, cylinder, deform, lathe, merge, rod, rotate, roundedBoxBetween, shearY, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { filletedTubeLoop, sweptBoard } from '../mesh-sweep.js';
+import { clamp, clamp01, mm } from '../numbers.js';
+import { arcLine, bowLine } from '../outline.js';
+import { cushion, legReach, sledBase, standingLeg, taperedStrut, throwPillow, tuftButtons, uprightCushion } from '../parts.js';
+import { part } from '../piece.js';
 import type { LegKind, StyleProfile } from '../styles.js';
-import {
-  TEAK,
-  WOODEN_LEGS,
-  arcLine,
-  bowLine,
-  clamp,
-  gridBox,
-  legMaterial,
-  legReach,
-  mm,
-  orientOutward,
-  outdoorFabric,
-  outdoorFrameMaterial,
-  part,
-  pickOutdoorFrame,
-  shearY,
-  softCushion,
-  standingLeg,
-  sweptBoard,
-  throwPillow,
-  tubeLoop,
-  tubeStraight,
-  uprightCushion,
-} from './seating.js';
+import { TEAK, WOODEN_LEGS, legMaterial, outdoorFabric, outdoorFrameMaterial, pickOutdoorFrame } from './seating.js';
 
 /**
  * Chairs: dining, kitchen and garden side chairs; office and gaming swivel chairs on a five-star base; bar stools.
@@ -36,10 +17,6 @@ import {
  */
 
 const RATTAN_CANE = plain('rattan', '#C9A66B', 0.7);
-
-function clamp01(v: number): number {
-  return clamp(v, 0, 1);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Dining, kitchen and garden chairs
@@ -277,7 +254,7 @@ function buildChair(p: ChairParams): PieceGeometry {
 
   // Seat.
   if (p.seatKind === 'upholstered') {
-    parts.push(part('seat', taper(softCushion([-W / 2, y0, L.zs], [W / 2, y1, SH], p.softness, p.sag)), 'upholstery'));
+    parts.push(part('seat', taper(cushion([-W / 2, y0, L.zs], [W / 2, y1, SH], p.softness, p.sag)), 'upholstery'));
   } else if (p.seatKind === 'slatted') {
     const boards: Mesh[] = [];
     const n = Math.max(4, Math.round((y1 - y0) / 0.085));
@@ -292,7 +269,7 @@ function buildChair(p: ChairParams): PieceGeometry {
     parts.push(part('seat', taper(board), p.seatKind === 'woven' ? 'cane' : 'seat', p.seatKind === 'wood' ? 'x' : undefined));
   }
   if (p.pad) {
-    parts.push(part('seat-pad', taper(softCushion([-W / 2 + 0.02, y0 + 0.015, L.boardTop - 0.002], [W / 2 - 0.02, y1 - ph * 2 - 0.01, SH], 0.015, p.sag)), 'upholstery'));
+    parts.push(part('seat-pad', taper(cushion([-W / 2 + 0.02, y0 + 0.015, L.boardTop - 0.002], [W / 2 - 0.02, y1 - ph * 2 - 0.01, SH], 0.015, p.sag)), 'upholstery'));
   }
 
   // Legs.
@@ -325,10 +302,10 @@ function buildChair(p: ChairParams): PieceGeometry {
   if (p.stretchers) {
     const rr = woodFrame ? 0.009 : 0.007;
     const zst = clamp(L.zs * 0.35, 0.12, 0.18);
-    for (const sx of [-1, 1]) along.push(tubeStraight([sx * L.xf, L.yf, zst], [sx * L.xr, L.yp, zst], rr));
+    for (const sx of [-1, 1]) along.push(rod([sx * L.xf, L.yf, zst], [sx * L.xr, L.yp, zst], rr));
     const ym = (L.yf + L.yp) / 2;
     const xm = (L.xf + L.xr) / 2;
-    across.push(tubeStraight([-xm, ym, zst + 0.03], [xm, ym, zst + 0.03], rr));
+    across.push(rod([-xm, ym, zst + 0.03], [xm, ym, zst + 0.03], rr));
   }
   if (across.length > 0) parts.push(part('rails', merge(...across), 'frame', woodFrame ? 'x' : undefined));
   if (along.length > 0) parts.push(part('side-rails', merge(...along), 'frame', woodFrame ? 'y' : undefined));
@@ -619,7 +596,7 @@ function buildSwivel(p: SwivelParams): PieceGeometry {
   const arms: Mesh[] = [];
   const wheels: Mesh[] = [];
   const hoods: Mesh[] = [];
-  const armMesh = deform(gridBox([0.02, -0.024, rootZ - L.armThickness / 2], [R, 0.024, rootZ + L.armThickness / 2], 0.008, 2, [4, 1, 1]), ([x, y, z]) => {
+  const armMesh = deform(roundedBoxBetween([0.02, -0.024, rootZ - L.armThickness / 2], [R, 0.024, rootZ + L.armThickness / 2], 0.008, 2, [4, 1, 1]), ([x, y, z]) => {
     const s = clamp01(x / R);
     return [x, y * (1 - 0.33 * s), z - L.drop * s];
   });
@@ -650,7 +627,7 @@ function buildSwivel(p: SwivelParams): PieceGeometry {
   // Seat.
   const sw = p.seatWidth;
   if (gaming) {
-    parts.push(part('seat', softCushion([-sw / 2 + 0.08, L.seatY0, SH - st], [sw / 2 - 0.08, L.seatY1, SH], 0.03, 0.01), 'upholstery'));
+    parts.push(part('seat', cushion([-sw / 2 + 0.08, L.seatY0, SH - st], [sw / 2 - 0.08, L.seatY1, SH], 0.03, 0.01), 'upholstery'));
     const bolster = (sx: number): Mesh => {
       const box = roundedBoxBetween([sx > 0 ? sw / 2 - 0.095 : -sw / 2, L.seatY0 + 0.01, SH - st], [sx > 0 ? sw / 2 : -sw / 2 + 0.095, L.seatY1, SH + 0.04], 0.03, 3);
       // The bolster slopes down towards the front.
@@ -658,7 +635,7 @@ function buildSwivel(p: SwivelParams): PieceGeometry {
     };
     parts.push(part('seat-bolsters', merge(bolster(-1), bolster(1)), 'accent'));
   } else {
-    const seat = softCushion([-sw / 2, L.seatY0, SH - st], [sw / 2, L.seatY1, SH], 0.035, 0.008);
+    const seat = cushion([-sw / 2, L.seatY0, SH - st], [sw / 2, L.seatY1, SH], 0.035, 0.008);
     // Waterfall front edge: rounds down over the knees.
     const waterfall = deform(seat, ([x, y, z]) => [x, y, z - 0.025 * clamp01((L.seatY0 + 0.07 - y) / 0.07) ** 2 * clamp01((z - (SH - st)) / st)]);
     parts.push(part('seat', waterfall, 'upholstery'));
@@ -686,7 +663,7 @@ function buildSwivel(p: SwivelParams): PieceGeometry {
   if (p.backKind === 'mesh') {
     const rt = 0.013;
     const y = yBF - rt;
-    const loop = tubeLoop(
+    const loop = filletedTubeLoop(
       [
         [-bw / 2 + rt, y, zb0 + rt],
         [bw / 2 - rt, y, zb0 + rt],
@@ -697,9 +674,9 @@ function buildSwivel(p: SwivelParams): PieceGeometry {
       0.06,
     );
     backParts.push(part('back-frame', loop, 'plastic'));
-    backParts.push(part('back-mesh', gridBox([-bw / 2 + rt, y - 0.003, zb0 + rt], [bw / 2 - rt, y + 0.003, H - rt], 0.002, 1, [6, 1, 8]), 'mesh'));
+    backParts.push(part('back-mesh', roundedBoxBetween([-bw / 2 + rt, y - 0.003, zb0 + rt], [bw / 2 - rt, y + 0.003, H - rt], 0.002, 1, [6, 1, 8]), 'mesh'));
   } else {
-    const panel = gridBox([-bw / 2, yBF - bt, zb0], [bw / 2, yBF, H], gaming ? 0.035 : 0.025, 3, [6, 1, gaming ? 16 : 8]);
+    const panel = roundedBoxBetween([-bw / 2, yBF - bt, zb0], [bw / 2, yBF, H], gaming ? 0.035 : 0.025, 3, [6, 1, gaming ? 16 : 8]);
     backParts.push(part('back', panel, 'upholstery'));
     if (gaming) {
       const z1 = zb0 + (H - zb0) * 0.72;
@@ -737,8 +714,8 @@ function buildSwivel(p: SwivelParams): PieceGeometry {
         armParts.push(roundedBoxBetween([x - 0.025, L.armY - 0.04, SH - st - 0.04], [x + 0.025, L.armY + 0.035, p.armHeight - 0.02], 0.008, 2));
         armParts.push(roundedBoxBetween([Math.min(x, sx * (sw / 2 - 0.1)), L.armY - 0.03, SH - st - 0.05], [Math.max(x, sx * (sw / 2 - 0.1)), L.armY + 0.03, SH - st - 0.02], 0.006, 2));
       } else {
-        armParts.push(tubeStraight([sx * (sw / 2 - 0.08), L.armY, SH - st - 0.03], [x, L.armY, SH - st - 0.03], 0.012));
-        armParts.push(tubeStraight([x, L.armY, SH - st - 0.042], [x, L.armY, p.armHeight - 0.02], 0.012));
+        armParts.push(rod([sx * (sw / 2 - 0.08), L.armY, SH - st - 0.03], [x, L.armY, SH - st - 0.03], 0.012));
+        armParts.push(rod([x, L.armY, SH - st - 0.042], [x, L.armY, p.armHeight - 0.02], 0.012));
       }
       const half = gaming ? 0.045 : 0.04;
       pads.push(roundedBoxBetween([x - half, L.armY - 0.13, p.armHeight - 0.028], [x + half, L.armY + 0.13, p.armHeight], 0.012, 2));
@@ -883,7 +860,7 @@ function buildBarStool(p: BarStoolParams): PieceGeometry {
     if (p.seatKind === 'upholstered') {
       const puff = 0.012;
       const rim = SH - puff;
-      const cushion = lathe(
+      const padded = lathe(
         [
           [R - 0.015, zu + 0.018],
           [R - 0.003, zu + 0.024],
@@ -896,29 +873,18 @@ function buildBarStool(p: BarStoolParams): PieceGeometry {
         ],
         32,
       );
-      parts.push(part('seat', cushion, 'seat'));
+      parts.push(part('seat', padded, 'seat'));
       parts.push(part('seat-base', cylinder(R - 0.02, R - 0.015, zu, zu + 0.022, 32, 0.004), 'frame', woodFrame ? 'x' : undefined));
     } else {
       const dish = p.seatKind === 'metal' ? 0.004 : 0.007;
-      const disc = lathe(
-        [
-          [R - e, zu],
-          [R - e * 0.3, zu + e * 0.3],
-          [R, zu + e],
-          [R, SH - e],
-          [R - e * 0.3, SH - e * 0.3],
-          [R - e, SH],
-          [R * 0.6, SH - dish * 0.8],
-          [0, SH - dish],
-        ],
-        32,
-      );
+      // A bevelled disc whose top is dished toward the middle.
+      const disc = lathe([...bevelledSide(R, R, zu, SH, e), [R * 0.6, SH - dish * 0.8], [0, SH - dish]], 32);
       parts.push(part('seat', disc, 'seat', p.seatKind === 'wood' ? 'x' : undefined));
     }
   } else {
     const S = p.seatSize;
     if (p.seatKind === 'upholstered') {
-      parts.push(part('seat', softCushion([-S / 2, -S / 2, zu + 0.018], [S / 2, S / 2, SH], 0.025, 0.006), 'seat'));
+      parts.push(part('seat', cushion([-S / 2, -S / 2, zu + 0.018], [S / 2, S / 2, SH], 0.025, 0.006), 'seat'));
       parts.push(part('seat-base', roundedBoxBetween([-S / 2 + 0.015, -S / 2 + 0.015, zu], [S / 2 - 0.015, S / 2 - 0.015, zu + 0.022], 0.004, 2), 'frame', woodFrame ? 'x' : undefined));
     } else {
       parts.push(part('seat', roundedBoxBetween([-S / 2, -S / 2, zu], [S / 2, S / 2, SH], Math.min(0.01, p.seatThickness * 0.3), 3), 'seat', p.seatKind === 'wood' ? 'x' : undefined));
@@ -937,13 +903,13 @@ function buildBarStool(p: BarStoolParams): PieceGeometry {
     frame.push(cylinder(0.032, 0.03, 0.055, 0.055 + Math.min(0.2, zf - 0.1), 16, 0.003));
     const ring = arcLine(0, 0, L.ringRadius, 0, 2 * Math.PI, 32).map(([x, y]) => [x, y, zf] as Vec3);
     ring[ring.length - 1] = [ring[0]![0], ring[0]![1], zf];
-    footrest.push(tubeFrom(ring, 0.009));
-    footrest.push(tubeStraight([-L.ringRadius, 0, zf], [L.ringRadius, 0, zf], 0.007), tubeStraight([0, -L.ringRadius, zf], [0, L.ringRadius, zf], 0.007));
+    footrest.push(tube(ring, 0.009, 10));
+    footrest.push(rod([-L.ringRadius, 0, zf], [L.ringRadius, 0, zf], 0.007), rod([0, -L.ringRadius, zf], [0, L.ringRadius, zf], 0.007));
   } else if (p.base === 'sled') {
     const rr = 0.012;
     frame.push(sledBase(2 * L.top, 2 * L.top, legTop, rr));
-    frame.push(tubeStraight([-L.top, -L.top, zu - 0.02], [L.top, -L.top, zu - 0.02], 0.01), tubeStraight([-L.top, L.top, zu - 0.02], [L.top, L.top, zu - 0.02], 0.01));
-    footrest.push(tubeStraight([-L.top, -L.top, zf], [L.top, -L.top, zf], 0.011));
+    frame.push(rod([-L.top, -L.top, zu - 0.02], [L.top, -L.top, zu - 0.02], 0.01), rod([-L.top, L.top, zu - 0.02], [L.top, L.top, zu - 0.02], 0.01));
+    footrest.push(rod([-L.top, -L.top, zf], [L.top, -L.top, zf], 0.011));
   } else {
     const t = p.legThickness;
     for (const sx of [-1, 1]) {
@@ -961,24 +927,24 @@ function buildBarStool(p: BarStoolParams): PieceGeometry {
     if (L.ringRadius > 0) {
       const ring = arcLine(0, 0, L.ringRadius, Math.PI / 4, Math.PI / 4 + 2 * Math.PI, 32).map(([x, y]) => [x, y, zf] as Vec3);
       ring[ring.length - 1] = [ring[0]![0], ring[0]![1], zf];
-      footrest.push(tubeFrom(ring, 0.009));
+      footrest.push(tube(ring, 0.009, 10));
     } else {
       const rr = woodFrame ? 0.011 : 0.009;
       footrest.push(
-        tubeStraight([-o, -o, zf], [o, -o, zf], rr),
-        tubeStraight([-o, o, zf], [o, o, zf], rr),
-        tubeStraight([-o, -o, zf + 0.05], [-o, o, zf + 0.05], rr),
-        tubeStraight([o, -o, zf + 0.05], [o, o, zf + 0.05], rr),
+        rod([-o, -o, zf], [o, -o, zf], rr),
+        rod([-o, o, zf], [o, o, zf], rr),
+        rod([-o, -o, zf + 0.05], [-o, o, zf + 0.05], rr),
+        rod([o, -o, zf + 0.05], [o, o, zf + 0.05], rr),
       );
     }
     if (!woodFrame) {
       // A metal frame carries the seat on a square of flat bar.
       const a = L.top;
       frame.push(
-        tubeStraight([-a, -a, zu - 0.012], [a, -a, zu - 0.012], 0.008),
-        tubeStraight([-a, a, zu - 0.012], [a, a, zu - 0.012], 0.008),
-        tubeStraight([-a, -a, zu - 0.012], [-a, a, zu - 0.012], 0.008),
-        tubeStraight([a, -a, zu - 0.012], [a, a, zu - 0.012], 0.008),
+        rod([-a, -a, zu - 0.012], [a, -a, zu - 0.012], 0.008),
+        rod([-a, a, zu - 0.012], [a, a, zu - 0.012], 0.008),
+        rod([-a, -a, zu - 0.012], [-a, a, zu - 0.012], 0.008),
+        rod([a, -a, zu - 0.012], [a, a, zu - 0.012], 0.008),
       );
     }
   }
@@ -995,12 +961,12 @@ function buildBarStool(p: BarStoolParams): PieceGeometry {
     if (p.seatShape === 'round') {
       const rb = seatHalf - 0.02;
       bandMesh = sweptBoard(arcLine(0, 0, rb, Math.PI * 0.22, Math.PI * 0.78, 14), th, zTop - band, zTop);
-      for (const a of [Math.PI * 0.33, Math.PI * 0.67]) uprights.push(tubeStraight([rb * Math.cos(a), rb * Math.sin(a), SH - 0.02], [rb * Math.cos(a), rb * Math.sin(a), zTop - band + 0.01], 0.01));
+      for (const a of [Math.PI * 0.33, Math.PI * 0.67]) uprights.push(rod([rb * Math.cos(a), rb * Math.sin(a), SH - 0.02], [rb * Math.cos(a), rb * Math.sin(a), zTop - band + 0.01], 0.01));
     } else {
       const S = p.seatSize;
       const yEnds = S / 2 - 0.035;
       bandMesh = sweptBoard(bowLine(S / 2 - 0.03, S / 2 - 0.03, yEnds, 0.015), th, zTop - band, zTop);
-      for (const sx of [-1, 1]) uprights.push(tubeStraight([sx * (S / 2 - 0.06), yEnds + 0.015 * (1 - ((S / 2 - 0.06) / (S / 2 - 0.03)) ** 2), SH - 0.02], [sx * (S / 2 - 0.06), yEnds + 0.005, zTop - band + 0.01], 0.01));
+      for (const sx of [-1, 1]) uprights.push(rod([sx * (S / 2 - 0.06), yEnds + 0.015 * (1 - ((S / 2 - 0.06) / (S / 2 - 0.03)) ** 2), SH - 0.02], [sx * (S / 2 - 0.06), yEnds + 0.005, zTop - band + 0.01], 0.01));
     }
     parts.push(part('back', merge(bandMesh, ...uprights), p.seatKind === 'upholstered' ? 'frame' : 'seat', woodFrame ? 'x' : undefined));
   }
@@ -1009,10 +975,6 @@ function buildBarStool(p: BarStoolParams): PieceGeometry {
 }
 
 /** A tube along a closed path (first point repeated at the end): its two caps meet inside it. */
-function tubeFrom(path: Vec3[], radius: number): Mesh {
-  return orientOutward(tube(path, radius, 10));
-}
-
 function barStoolFootprint(p: BarStoolParams): Footprint {
   const L = stoolLayout(p);
   return { width: 2 * L.half, depth: 2 * L.half, height: p.back ? p.seatHeight + p.backHeight : p.seatHeight, placement: 'floor', elevation: 0, frontClearance: 0.35 };

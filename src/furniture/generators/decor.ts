@@ -1,286 +1,25 @@
 import { Random } from '../../random.js';
 import { capped, defineGenerator, type Footprint, type FurnitureGenerator, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
 import { fabric, mixHex, type Material } from '../materials.js';
-import { bounds, cylinder, deform, ellipsoid, lathe, merge, prism, roundedBoxBetween, rotate, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { bounds, cylinder, deform, ellipsoid, lathe, loft, merge, prism, rod, rotate, roundedBoxBetween, standUp, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { circleProfile, revolveLoop, ringAt, slab, sweepOutline } from '../mesh-sweep.js';
+import { round4 } from '../numbers.js';
+import { archOutline, circlePoints, offsetOutline, roundedRect, scalePts, shiftPts, superellipse, type Pt } from '../outline.js';
 import { taperedPath, taperedStrut } from '../parts.js';
+import { finish, part } from '../piece.js';
+import { rattanOf, softFabrics, styleFamily } from '../style-picks.js';
 import type { StyleProfile } from '../styles.js';
 
 /**
  * Decor pieces: floor lamps, floor and bathroom mirrors, rugs and bath mats, house plants and planters, parasols,
- * laundry baskets and towel radiators. The first part of this file holds geometry helpers that mesh.ts lacks (lofts
- * of outline rings, closed profile revolutions, swept frames); fixtures.ts reuses them.
+ * laundry baskets and towel radiators. Lofts, revolved profiles and swept frames come from mesh-sweep.ts, their
+ * outlines from outline.ts; what is here besides the generators is the decor's own (leaves, fitting plants into
+ * their box, materials).
  */
 
 // ---------------------------------------------------------------------------------------------------------------
-// Geometry helpers (closed, outward-oriented meshes)
+// Plants
 // ---------------------------------------------------------------------------------------------------------------
-
-/** A point of a 2D outline or profile. */
-export type Pt = [number, number];
-
-/**
- * Joins rings of points into one surface, ring k to ring k + 1 (like `lathe`, with any outline): rings are
- * counter-clockwise seen from above when they stand for an outer wall going up; a ring of one point is a pole. Open
- * lofts are capped with a flat polygon at both ends (keep end rings planar and convex); closed ones join the last ring
- * back to the first (a torus-like shell).
- */
-export function loft(rings: Vec3[][], closed = false): Mesh {
-  const vertices: Vec3[] = [];
-  const faces: number[][] = [];
-  const indices = rings.map((ring) =>
-    ring.map((p) => {
-      vertices.push([p[0], p[1], p[2]]);
-      return vertices.length - 1;
-    }),
-  );
-  const count = indices.length;
-  const pairs = closed ? count : count - 1;
-  for (let k = 0; k < pairs; k++) {
-    const lower = indices[k]!;
-    const upper = indices[(k + 1) % count]!;
-    if (lower.length === 1 && upper.length === 1) continue;
-    const n = Math.max(lower.length, upper.length);
-    for (let s = 0; s < n; s++) {
-      const t = (s + 1) % n;
-      if (lower.length === 1) faces.push([lower[0]!, upper[t]!, upper[s]!]);
-      else if (upper.length === 1) faces.push([lower[s]!, lower[t]!, upper[0]!]);
-      else faces.push([lower[s]!, lower[t]!, upper[t]!, upper[s]!]);
-    }
-  }
-  if (!closed) {
-    const first = indices[0]!;
-    const last = indices[count - 1]!;
-    if (first.length > 1) faces.push([...first].reverse());
-    if (last.length > 1) faces.push([...last]);
-  }
-  return { vertices, faces };
-}
-
-/** Twice the signed area of a polygon (positive when counter-clockwise). */
-function signedArea(points: Pt[]): number {
-  let area = 0;
-  for (let i = 0; i < points.length; i++) {
-    const a = points[i]!;
-    const b = points[(i + 1) % points.length]!;
-    area += a[0] * b[1] - b[0] * a[1];
-  }
-  return area;
-}
-
-function counterClockwise(points: Pt[]): Pt[] {
-  return signedArea(points) < 0 ? [...points].reverse() : points;
-}
-
-/** A circle's outline (counter-clockwise from angle 0; `n` a multiple of 4 puts vertices on the axes). */
-export function circlePoints(radius: number, n: number, cx = 0, cy = 0): Pt[] {
-  const points: Pt[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = (2 * Math.PI * i) / n;
-    points.push([cx + radius * Math.cos(a), cy + radius * Math.sin(a)]);
-  }
-  return points;
-}
-
-/** A superellipse |x/a|^e + |y/b|^e = 1 (e = 2 an ellipse, larger a rounder rectangle), counter-clockwise. */
-export function superellipse(a: number, b: number, exponent: number, n: number, cx = 0, cy = 0): Pt[] {
-  const points: Pt[] = [];
-  const k = 2 / exponent;
-  for (let i = 0; i < n; i++) {
-    const t = (2 * Math.PI * i) / n;
-    const c = Math.cos(t);
-    const s = Math.sin(t);
-    points.push([cx + a * Math.sign(c) * Math.abs(c) ** k, cy + b * Math.sign(s) * Math.abs(s) ** k]);
-  }
-  return points;
-}
-
-/**
- * A rounded rectangle with always 4 × (segments + 1) points (so outlines of different sizes pair up in a loft),
- * counter-clockwise, centred on (cx, cy).
- */
-export function roundedRect(width: number, depth: number, radius: number, segments = 4, cx = 0, cy = 0): Pt[] {
-  const r = Math.max(0.0005, Math.min(radius, 0.499 * Math.min(width, depth)));
-  const corners: [number, number, number][] = [
-    [width / 2 - r, -depth / 2 + r, -Math.PI / 2],
-    [width / 2 - r, depth / 2 - r, 0],
-    [-width / 2 + r, depth / 2 - r, Math.PI / 2],
-    [-width / 2 + r, -depth / 2 + r, Math.PI],
-  ];
-  const points: Pt[] = [];
-  for (const [x, y, start] of corners) {
-    for (let s = 0; s <= segments; s++) {
-      const a = start + ((Math.PI / 2) * s) / segments;
-      points.push([cx + x + r * Math.cos(a), cy + y + r * Math.sin(a)]);
-    }
-  }
-  return points;
-}
-
-/** An arch: straight sides from y = 0 and a half-circle top reaching y = height, counter-clockwise. */
-export function archOutline(width: number, height: number, segments = 16): Pt[] {
-  const r = width / 2;
-  const spring = Math.max(0.001, height - r);
-  const points: Pt[] = [[r, 0]];
-  for (let k = 0; k <= segments; k++) {
-    const a = (Math.PI * k) / segments;
-    points.push([r * Math.cos(a), spring + r * Math.sin(a)]);
-  }
-  points.push([-r, 0]);
-  return points;
-}
-
-export function shiftPts(points: Pt[], dx: number, dy: number): Pt[] {
-  return points.map(([x, y]) => [x + dx, y + dy]);
-}
-
-export function scalePts(points: Pt[], sx: number, sy = sx): Pt[] {
-  return points.map(([x, y]) => [x * sx, y * sy]);
-}
-
-/** Moves every point of a counter-clockwise outline outward by `distance` (inward when negative), mitred. */
-export function offsetOutline(points: Pt[], distance: number): Pt[] {
-  const n = points.length;
-  return points.map((p, i) => {
-    const prev = points[(i - 1 + n) % n]!;
-    const next = points[(i + 1) % n]!;
-    const e1 = unit2([p[0] - prev[0], p[1] - prev[1]]);
-    const e2 = unit2([next[0] - p[0], next[1] - p[1]]);
-    const n1: Pt = [e1[1], -e1[0]];
-    const n2: Pt = [e2[1], -e2[0]];
-    const k = Math.max(0.3, 1 + n1[0] * n2[0] + n1[1] * n2[1]);
-    return [p[0] + ((n1[0] + n2[0]) * distance) / k, p[1] + ((n1[1] + n2[1]) * distance) / k];
-  });
-}
-
-function unit2(v: Pt): Pt {
-  const l = Math.hypot(v[0], v[1]);
-  return l > 1e-12 ? [v[0] / l, v[1] / l] : [1, 0];
-}
-
-export function ringAt(points: Pt[], z: number): Vec3[] {
-  return points.map(([x, y]) => [x, y, z]);
-}
-
-/**
- * Sweeps a closed profile around a closed outline: `profile` points are (outward offset from the outline, z); the
- * result is a ring-shaped shell (picture frames, rims, rolled edges, bands).
- */
-export function sweepOutline(outline: Pt[], profile: Pt[]): Mesh {
-  const loop = counterClockwise(profile);
-  const base = counterClockwise(outline);
-  return loft(
-    loop.map(([offset, z]) => ringAt(offsetOutline(base, offset), z)),
-    true,
-  );
-}
-
-/** Revolves a closed (r, z) profile about Z: a shell with a hole through it (lamp shades, rims, tori). */
-export function revolveLoop(profile: Pt[], segments = 32): Mesh {
-  const loop = counterClockwise(profile);
-  return loft(
-    loop.map(([r, z]) => ringAt(circlePoints(r, segments), z)),
-    true,
-  );
-}
-
-/** A small circle of (r, z) points, for tori and rolled rims. */
-export function circleProfile(cr: number, cz: number, radius: number, n = 8): Pt[] {
-  return circlePoints(radius, n, cr, cz);
-}
-
-/** A flat slab of an outline between z0 and z1 whose top and bottom edges are bevelled by `bevel`. */
-export function slab(outline: Pt[], z0: number, z1: number, bevel = 0): Mesh {
-  const base = counterClockwise(outline);
-  const b = Math.min(bevel, (z1 - z0) / 2.5);
-  if (b <= 0) return loft([ringAt(base, z0), ringAt(base, z1)]);
-  const inner = offsetOutline(base, -b);
-  return loft([ringAt(inner, z0), ringAt(base, z0 + b), ringAt(base, z1 - b), ringAt(inner, z1)]);
-}
-
-/** Stands a mesh drawn flat (outline in XY with y up, thickness along +Z toward the viewer) upright: y → z, z → −y. */
-export function standUp(mesh: Mesh): Mesh {
-  return rotate(mesh, 'x', Math.PI / 2);
-}
-
-/** A straight round rod between two points. */
-export function rod(a: Vec3, b: Vec3, radius: number, segments = 12): Mesh {
-  return tube([a, b], radius, segments);
-}
-
-/** Reverses a closed mesh's faces when they point inward (for surfaces built from parametric rings). */
-export function orientOutward(mesh: Mesh): Mesh {
-  let volume = 0;
-  for (const face of mesh.faces) {
-    const a = mesh.vertices[face[0]!]!;
-    for (let i = 1; i + 1 < face.length; i++) {
-      const b = mesh.vertices[face[i]!]!;
-      const c = mesh.vertices[face[i + 1]!]!;
-      volume += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
-    }
-  }
-  return volume >= 0 ? mesh : { vertices: mesh.vertices, faces: mesh.faces.map((f) => [...f].reverse()) };
-}
-
-/**
- * A round tube along a closed loop of points (rims, rolled edges): rings perpendicular to the loop, oriented by
- * `reference` (a direction the loop never runs along), joined back to the first.
- */
-export function loopTube(path: Vec3[], radius: number, reference: Vec3, segments = 8): Mesh {
-  const n = path.length;
-  const rings: Vec3[][] = path.map((p, i) => {
-    const a = path[(i - 1 + n) % n]!;
-    const b = path[(i + 1) % n]!;
-    const t = norm3([b[0] - a[0], b[1] - a[1], b[2] - a[2]]);
-    const u = norm3(cross3(t, reference));
-    const v = cross3(t, u);
-    const ring: Vec3[] = [];
-    for (let s = 0; s < segments; s++) {
-      const ang = (2 * Math.PI * s) / segments;
-      const c = Math.cos(ang) * radius;
-      const d = Math.sin(ang) * radius;
-      ring.push([p[0] + u[0] * c + v[0] * d, p[1] + u[1] * c + v[1] * d, p[2] + u[2] * c + v[2] * d]);
-    }
-    return ring;
-  });
-  return orientOutward(loft(rings, true));
-}
-
-function cross3(a: Vec3, b: Vec3): Vec3 {
-  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-}
-
-function norm3(a: Vec3): Vec3 {
-  const l = Math.hypot(a[0], a[1], a[2]);
-  return l > 1e-12 ? [a[0] / l, a[1] / l, a[2] / l] : [0, 0, 1];
-}
-
-/** Union of the bounds of several meshes. */
-export function boundsOf(meshes: Mesh[]): { min: Vec3; max: Vec3 } {
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (const mesh of meshes) {
-    const b = bounds(mesh);
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k]!, b.min[k]!);
-      max[k] = Math.max(max[k]!, b.max[k]!);
-    }
-  }
-  return { min, max };
-}
-
-export function part(name: string, mesh: Mesh, material: string, grain?: 'x' | 'y' | 'z'): PiecePart {
-  return grain ? { name, mesh, material, grain } : { name, mesh, material };
-}
-
-/** Centres the piece on X and Y at the origin and puts its lowest point at `elevation`. */
-export function finish(parts: PiecePart[], materials: Record<string, Material>, elevation = 0): PieceGeometry {
-  const b = boundsOf(parts.map((p) => p.mesh));
-  const shift: Vec3 = [-(b.min[0] + b.max[0]) / 2, -(b.min[1] + b.max[1]) / 2, elevation - b.min[2]];
-  const used = new Set(parts.map((p) => p.material));
-  const kept: Record<string, Material> = {};
-  for (const [key, material] of Object.entries(materials)) if (used.has(key)) kept[key] = material;
-  return { parts: parts.map((p) => ({ ...p, mesh: translate(p.mesh, shift) })), materials: kept };
-}
 
 /**
  * A leaf as a flattened ellipsoid whose base sits at `base`: it points along `yaw` (radians from +X, counter-clockwise
@@ -303,7 +42,7 @@ export function leafMesh(base: Vec3, yaw: number, pitch: number, length: number,
  * only pulled in where they overshoot.
  */
 export function fitGrowth(meshes: Mesh[], halfWidth: number, halfDepth: number, z0: number, top: number, shrinkOnly = false): Mesh[] {
-  const b = boundsOf(meshes);
+  const b = bounds(...meshes);
   const factor = (extent: number, target: number): number => {
     if (extent <= 1e-6) return 1;
     const f = target / extent;
@@ -318,45 +57,8 @@ export function fitGrowth(meshes: Mesh[], halfWidth: number, halfDepth: number, 
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Style helpers
+// Materials and limits
 // ---------------------------------------------------------------------------------------------------------------
-
-/** Broad families of the 16 styles, for choices that the profile's lists do not carry (a lamp's build, a mirror's shape). */
-export type StyleFamily = 'sleek' | 'natural' | 'industrial' | 'casual' | 'classic';
-
-export function styleFamily(style: StyleProfile): StyleFamily {
-  switch (style.id) {
-    case 'modern':
-    case 'contemporary':
-    case 'minimalist':
-    case 'luxury':
-    case 'art_deco':
-      return 'sleek';
-    case 'scandinavian':
-    case 'japandi':
-    case 'mid_century_modern':
-      return 'natural';
-    case 'industrial':
-      return 'industrial';
-    case 'traditional':
-    case 'parisian':
-      return 'classic';
-    default:
-      if (style.legs.includes('cabriole')) return 'classic';
-      if (style.legs.includes('hairpin')) return 'industrial';
-      return 'casual';
-  }
-}
-
-export function softFabrics(style: StyleProfile): Material[] {
-  return [...style.accents, ...style.upholstery].filter((m) => m.kind === 'fabric' || m.kind === 'velvet' || m.kind === 'boucle');
-}
-
-export function rattanOf(style: StyleProfile, random: Random): Material {
-  const found = [...style.cases, ...style.accents].find((m) => m.kind === 'rattan');
-  const color = found ? found.color : random.pick(['#B8935E', '#A98455', '#C7A574']);
-  return { kind: 'rattan', color, secondary: mixHex(color, '#3A2A18', 0.35), roughness: 0.75, scale: 0.008 };
-}
 
 export const MIRROR_GLASS: Material = { kind: 'mirror', color: '#E4E9EB', roughness: 0.02 };
 const SOIL: Material = { kind: 'soil', color: '#3A2A1D', roughness: 0.95, scale: 0.01 };
@@ -371,17 +73,12 @@ function leafGreens(base: string, random: Random, count = 3): Material[] {
   return out;
 }
 
-export function lim(value: number, limit: number | undefined, floor: number): number {
-  return capped(value, limit, floor);
-}
-
+/** The tighter of two optional limits. */
 export function minLimit(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   return Math.min(a, b);
 }
-
-export const round4 = (v: number): number => Math.round(v * 10000) / 10000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Floor lamp
@@ -508,7 +205,7 @@ export const floorLampGenerator = defineGenerator<FloorLampParams>({
     const rt = shade === 'dome' ? 0.03 : shade === 'empire' ? rb * random.uniform(0.55, 0.65) : rb - random.uniform(0.005, 0.015);
     const sh = shade === 'dome' ? random.uniform(0.17, 0.22) : shade === 'empire' ? random.uniform(0.26, 0.32) : random.uniform(0.26, 0.34);
     const nominal = kind === 'arc' ? random.uniform(1.85, 2.05) : kind === 'tripod' ? random.uniform(1.45, 1.7) : random.uniform(1.5, 1.75);
-    const height = lim(nominal, limits?.maxHeight, 1.2);
+    const height = capped(nominal, limits?.maxHeight, 1.2);
     let base: FloorLampParams['base'] = 'none';
     let baseRadius = 0;
     let baseHalfDepth = 0;
@@ -796,8 +493,8 @@ export const floorMirrorGenerator = defineGenerator<FloorMirrorParams>({
       fd = random.uniform(0.025, 0.035);
     }
     const cheval = kind === 'cheval';
-    const width = lim(cheval ? random.uniform(0.45, 0.6) : random.uniform(0.5, 0.8), limits?.maxWidth !== undefined ? limits.maxWidth - (cheval ? 0.12 : 0) : undefined, 0.35);
-    const height = lim(cheval ? random.uniform(1.3, 1.5) : random.uniform(1.6, 1.9), limits?.maxHeight !== undefined ? limits.maxHeight - (cheval ? 0.3 : 0.02) : undefined, 0.9);
+    const width = capped(cheval ? random.uniform(0.45, 0.6) : random.uniform(0.5, 0.8), limits?.maxWidth !== undefined ? limits.maxWidth - (cheval ? 0.12 : 0) : undefined, 0.35);
+    const height = capped(cheval ? random.uniform(1.3, 1.5) : random.uniform(1.6, 1.9), limits?.maxHeight !== undefined ? limits.maxHeight - (cheval ? 0.3 : 0.02) : undefined, 0.9);
     const tintBronze = style.id === 'art_deco' || (style.id === 'luxury' && random.chance(0.4));
     return {
       id,
@@ -956,9 +653,9 @@ export const bathroomMirrorGenerator = defineGenerator<BathroomMirrorParams>({
       width = random.uniform(0.6, 1.0);
       height = random.uniform(0.6, 0.9);
     }
-    width = lim(width, limits?.maxWidth, 0.35);
+    width = capped(width, limits?.maxWidth, 0.35);
     if (shape === 'round') height = width;
-    height = lim(height, limits?.maxHeight, 0.4);
+    height = capped(height, limits?.maxHeight, 0.4);
     if (shape === 'round') width = height = Math.min(width, height);
     const elevation = Math.min(random.uniform(1.0, 1.15), 2.15 - height);
     return {
@@ -1021,7 +718,7 @@ export const rugGenerator = defineGenerator<RugParams>({
     if (round) {
       size = 'round';
       width = random.uniform(1.6, 2.4);
-      width = lim(width, minLimit(limits?.maxWidth, limits?.maxDepth), 1.2);
+      width = capped(width, minLimit(limits?.maxWidth, limits?.maxDepth), 1.2);
       depth = width;
     } else {
       const weights: [Exclude<RugParams['size'], 'round'>, number][] = [
@@ -1036,8 +733,8 @@ export const rugGenerator = defineGenerator<RugParams>({
       size = random.weighted(fitting.length > 0 ? fitting : [['160x230', 1]]);
       const [w, d] = RUG_SIZES[size];
       const k = random.uniform(0.985, 1.015);
-      width = lim(w * k, limits?.maxWidth, 1.0);
-      depth = lim(d * random.uniform(0.985, 1.015), limits?.maxDepth, 1.4);
+      width = capped(w * k, limits?.maxWidth, 1.0);
+      depth = capped(d * random.uniform(0.985, 1.015), limits?.maxDepth, 1.4);
     }
     return {
       id,
@@ -1076,8 +773,8 @@ export const bathMatGenerator = defineGenerator<BathMatParams>({
   sample(id: string, style: StyleProfile, random: Random, limits?: SizeLimits): BathMatParams {
     const fam = styleFamily(style);
     const slatted = (fam === 'natural' && random.chance(0.5)) || (style.id === 'japandi' && random.chance(0.3)) || (style.id === 'coastal' && random.chance(0.25));
-    const width = lim(slatted ? random.uniform(0.6, 0.8) : random.uniform(0.7, 0.9), limits?.maxWidth, 0.4);
-    const depth = lim(slatted ? random.uniform(0.4, 0.5) : random.uniform(0.45, 0.6), limits?.maxDepth, 0.3);
+    const width = capped(slatted ? random.uniform(0.6, 0.8) : random.uniform(0.7, 0.9), limits?.maxWidth, 0.4);
+    const depth = capped(slatted ? random.uniform(0.4, 0.5) : random.uniform(0.45, 0.6), limits?.maxDepth, 0.3);
     let material: Material;
     if (slatted) {
       material = style.woods.find((m) => m.color === '#8E5B30') ?? random.pick(style.woods);
@@ -1300,9 +997,9 @@ export const houseplantGenerator = defineGenerator<HouseplantParams>({
     const potRadius = kind === 'monstera' ? random.uniform(0.15, 0.22) : random.uniform(0.13, 0.2);
     let height = kind === 'monstera' ? random.uniform(0.8, 1.2) : kind === 'olive' ? random.uniform(1.2, 1.7) : random.uniform(1.2, 1.75);
     let spread = kind === 'monstera' ? random.uniform(0.75, 1.05) : kind === 'olive' ? random.uniform(0.5, 0.7) : random.uniform(0.5, 0.75);
-    height = lim(height, limits?.maxHeight, 0.6);
+    height = capped(height, limits?.maxHeight, 0.6);
     const potHeight = Math.min(random.uniform(0.25, 0.38), height * 0.35);
-    spread = lim(spread, minLimit(limits?.maxWidth, limits?.maxDepth), 2 * potRadius + 0.12);
+    spread = capped(spread, minLimit(limits?.maxWidth, limits?.maxDepth), 2 * potRadius + 0.12);
     const r = Math.min(potRadius, spread / 2 - 0.06);
     return {
       id,
@@ -1444,10 +1141,10 @@ export const planterGenerator = defineGenerator<PlanterParams>({
       ['boxwood', fam === 'classic' ? 0.6 : 0.3],
       ['lavender', style.id === 'mediterranean' || style.id === 'farmhouse' || style.id === 'coastal' || style.id === 'parisian' ? 0.6 : 0.2],
     ]);
-    const width = lim(random.uniform(0.6, 1.2), limits?.maxWidth, 0.4);
-    const depth = lim(random.uniform(0.3, 0.45), limits?.maxDepth, 0.25);
+    const width = capped(random.uniform(0.6, 1.2), limits?.maxWidth, 0.4);
+    const depth = capped(random.uniform(0.3, 0.45), limits?.maxDepth, 0.25);
     const trough = random.uniform(0.35, 0.5);
-    const height = lim(trough + (plants === 'boxwood' ? Math.min(depth, random.uniform(0.3, 0.4)) : random.uniform(0.25, 0.45)), limits?.maxHeight, trough + 0.1);
+    const height = capped(trough + (plants === 'boxwood' ? Math.min(depth, random.uniform(0.3, 0.4)) : random.uniform(0.25, 0.45)), limits?.maxHeight, trough + 0.1);
     const base = plants === 'lavender' ? '#7F8F72' : plants === 'boxwood' ? '#3F5E2C' : '#7A8C4E';
     return {
       id,
@@ -1599,7 +1296,7 @@ export const parasolGenerator = defineGenerator<ParasolParams>({
     const tone = soft.length > 0 ? random.pick(soft).color : '#EDE6D6';
     const canopyColor = random.chance(0.6) ? mixHex(tone, '#EDE6D6', random.uniform(0.3, 0.7)) : tone;
     const narrow = minLimit(limits?.maxWidth, limits?.maxDepth);
-    const size = lim(canopy === 'round' ? random.uniform(2.0, 3.0) : random.uniform(2.0, 2.5), narrow, 1.6);
+    const size = capped(canopy === 'round' ? random.uniform(2.0, 3.0) : random.uniform(2.0, 2.5), narrow, 1.6);
     const base: ParasolParams['base'] = fam === 'industrial' ? 'cross' : fam === 'sleek' ? random.pick(['slab', 'cross'] as const) : 'disc';
     const metal = random.pick(style.metals);
     return {
@@ -1607,7 +1304,7 @@ export const parasolGenerator = defineGenerator<ParasolParams>({
       styleId: style.id,
       canopy,
       size: round4(size),
-      height: round4(lim(random.uniform(2.3, 2.6), limits?.maxHeight, 2.05)),
+      height: round4(capped(random.uniform(2.3, 2.6), limits?.maxHeight, 2.05)),
       rise: round4(random.uniform(0.28, 0.42) * (size / 2.5)),
       ribs: canopy === 'square' ? 8 : random.pick([6, 8]),
       valance: fam === 'classic' || style.id === 'coastal' || style.id === 'mediterranean' ? random.chance(0.7) : false,
@@ -1724,11 +1421,11 @@ export const laundryBasketGenerator = defineGenerator<LaundryBasketParams>({
     const rattan = fam === 'casual' || fam === 'classic' ? random.chance(0.85) : fam === 'natural' ? random.chance(0.5) : random.chance(0.15);
     const kind: LaundryBasketParams['kind'] = rattan ? (random.chance(0.6) ? 'rattan-lidded' : 'rattan-open') : 'fabric';
     const shape = random.weighted<LaundryBasketParams['shape']>([['oval', 0.4], ['round', 0.3], ['rect', fam === 'sleek' || fam === 'industrial' ? 0.5 : 0.3]]);
-    let width = lim(random.uniform(0.38, 0.52), limits?.maxWidth, 0.3);
+    let width = capped(random.uniform(0.38, 0.52), limits?.maxWidth, 0.3);
     let depth = shape === 'round' ? width : random.uniform(0.3, 0.4);
-    depth = lim(Math.min(depth, width), limits?.maxDepth, 0.25);
+    depth = capped(Math.min(depth, width), limits?.maxDepth, 0.25);
     if (shape === 'round') width = depth = Math.min(width, depth);
-    const height = lim(random.uniform(0.5, 0.65), limits?.maxHeight, 0.35);
+    const height = capped(random.uniform(0.5, 0.65), limits?.maxHeight, 0.35);
     let body: Material;
     if (rattan) {
       body = rattanOf(style, random);
@@ -1848,8 +1545,8 @@ export const towelRadiatorGenerator = defineGenerator<TowelRadiatorParams>({
     const curved = bars === 'round' && (fam === 'sleek' || fam === 'natural') && random.chance(0.35);
     const white = (style.id === 'scandinavian' || style.id === 'farmhouse' || style.id === 'coastal' || style.id === 'minimalist') && random.chance(0.5);
     const material: Material = white ? { kind: 'metal', color: '#F2F2F0', roughness: 0.35 } : random.pick(style.metals);
-    const width = lim(random.uniform(0.45, 0.6), limits?.maxWidth, 0.35);
-    const height = lim(random.uniform(0.8, 1.4), limits?.maxHeight !== undefined ? limits.maxHeight - 0.15 : undefined, 0.5);
+    const width = capped(random.uniform(0.45, 0.6), limits?.maxWidth, 0.35);
+    const height = capped(random.uniform(0.8, 1.4), limits?.maxHeight !== undefined ? limits.maxHeight - 0.15 : undefined, 0.5);
     const railRadius = fam === 'classic' || fam === 'industrial' ? random.uniform(0.014, 0.017) : random.uniform(0.011, 0.014);
     const barRadius = Math.min(railRadius * 0.8, random.uniform(0.009, 0.011));
     // Ladder bars in groups, with wider gaps between groups for folded towels.

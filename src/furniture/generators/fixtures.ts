@@ -1,38 +1,17 @@
 import type { Random } from '../../random.js';
-import { defineGenerator, type Footprint, type FurnitureGenerator, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
+import { capped, defineGenerator, type Footprint, type FurnitureGenerator, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
 import { fabric, metal, mixHex, plain, type Material } from '../materials.js';
-import { cylinder, deform, lathe, merge, prism, rotate, roundedBoxBetween, scale, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { cylinder, deform, lathe, loft, merge, orientOutward, prism, rod, rotate, roundedBoxBetween, scale, standUp, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { circleProfile, closedTube, revolveLoop, ringAt, slab, sweepOutline } from '../mesh-sweep.js';
+import { round4 } from '../numbers.js';
+import { circlePoints, offsetOutline, roundedRect, scalePts, shiftPts, superellipse, type Pt } from '../outline.js';
+import { finish, part } from '../piece.js';
+import { rattanOf, softFabrics, styleFamily } from '../style-picks.js';
 import type { StyleProfile } from '../styles.js';
-import {
-  circlePoints,
-  circleProfile,
-  finish,
-  lim,
-  loft,
-  loopTube,
-  offsetOutline,
-  orientOutward,
-  part,
-  rattanOf,
-  revolveLoop,
-  ringAt,
-  rod,
-  round4,
-  roundedRect,
-  scalePts,
-  shiftPts,
-  slab,
-  softFabrics,
-  standUp,
-  styleFamily,
-  superellipse,
-  sweepOutline,
-  type Pt,
-} from './decor.js';
 
 /**
  * Bathroom and outdoor fixtures: built-in and freestanding bathtubs, shower enclosures, toilets, hanging egg chairs
- * and barbecues. Geometry helpers (lofts of outline rings, swept rims) come from decor.ts.
+ * and barbecues. Lofts of outline rings and swept rims come from mesh-sweep.ts, their outlines from outline.ts.
  */
 
 const SANITARY: Material = { kind: 'ceramic', color: '#F6F6F3', roughness: 0.12 };
@@ -171,9 +150,9 @@ export const bathtubGenerator = defineGenerator<BathtubParams>({
     else if (apron === 'slatted') apronMaterial = random.pick(style.woods);
     else if (apron === 'stone') apronMaterial = random.pick(style.stones);
     else apronMaterial = random.chance(0.6) ? SANITARY : random.pick(style.cases);
-    const width = lim(random.uniform(1.5, 1.8), limits?.maxWidth, 1.4);
-    const depth = lim(random.uniform(0.7, 0.8), limits?.maxDepth, 0.65);
-    const height = lim(random.uniform(0.52, 0.6), limits?.maxHeight !== undefined ? limits.maxHeight - 0.2 : undefined, 0.45);
+    const width = capped(random.uniform(1.5, 1.8), limits?.maxWidth, 1.4);
+    const depth = capped(random.uniform(0.7, 0.8), limits?.maxDepth, 0.65);
+    const height = capped(random.uniform(0.52, 0.6), limits?.maxHeight !== undefined ? limits.maxHeight - 0.2 : undefined, 0.45);
     const tap: BathtubParams['tap'] = fam === 'classic' || style.id === 'farmhouse' || style.id === 'mediterranean' ? 'bridge' : 'gooseneck';
     return {
       id,
@@ -360,9 +339,9 @@ export const freestandingBathtubGenerator = defineGenerator<FreestandingBathtubP
     const rim: FreestandingBathtubParams['rim'] = classic || casual ? 'roll' : 'thin';
     // Claw-like feet for classic tubs (and most cottage ones), a recessed plinth for modern ones.
     const base: FreestandingBathtubParams['base'] = classic || (casual && random.chance(0.7)) || (fam === 'industrial' && random.chance(0.5)) ? 'feet' : 'plinth';
-    const width = lim(random.uniform(1.5, 1.8), limits?.maxWidth, 1.3);
-    const depth = lim(random.uniform(0.72, 0.85), limits?.maxDepth, 0.65);
-    const height = lim(form === 'oval' ? random.uniform(0.56, 0.64) : random.uniform(0.7, 0.8), limits?.maxHeight, 0.5);
+    const width = capped(random.uniform(1.5, 1.8), limits?.maxWidth, 1.3);
+    const depth = capped(random.uniform(0.72, 0.85), limits?.maxDepth, 0.65);
+    const height = capped(form === 'oval' ? random.uniform(0.56, 0.64) : random.uniform(0.7, 0.8), limits?.maxHeight, 0.5);
     let exterior: Material = SANITARY;
     if (classic || (casual && random.chance(0.5))) {
       const painted = style.cases.filter((m) => m.kind === 'painted-wood' || m.kind === 'lacquer');
@@ -444,8 +423,8 @@ export const showerEnclosureGenerator = defineGenerator<ShowerEnclosureParams>({
     const kind: ShowerEnclosureParams['kind'] = fam === 'sleek' && random.chance(0.5) ? 'walk-in' : 'enclosure';
     const frameMetal = fam === 'industrial' || style.id === 'japandi' || style.id === 'minimalist' ? style.metals.find((m) => m.color === '#1E1E1E') ?? random.pick(style.metals) : random.pick(style.metals);
     const stoneTray = style.id === 'luxury' || style.id === 'japandi' || style.id === 'rustic' || style.id === 'mediterranean';
-    const width = lim(kind === 'walk-in' ? random.uniform(1.0, 1.4) : random.uniform(0.8, 1.2), limits?.maxWidth, 0.75);
-    const depth = lim(random.uniform(0.8, 1.0), limits?.maxDepth, 0.75);
+    const width = capped(kind === 'walk-in' ? random.uniform(1.0, 1.4) : random.uniform(0.8, 1.2), limits?.maxWidth, 0.75);
+    const depth = capped(random.uniform(0.8, 1.0), limits?.maxDepth, 0.75);
     return {
       id,
       styleId: style.id,
@@ -453,7 +432,7 @@ export const showerEnclosureGenerator = defineGenerator<ShowerEnclosureParams>({
       frame,
       width: round4(width),
       depth: round4(depth),
-      height: round4(lim(random.uniform(1.95, 2.05), limits?.maxHeight, 1.85)),
+      height: round4(capped(random.uniform(1.95, 2.05), limits?.maxHeight, 1.85)),
       trayHeight: round4(kind === 'walk-in' ? random.uniform(0.025, 0.035) : random.uniform(0.035, 0.05)),
       doorSide: random.chance(0.5) ? 'left' : 'right',
       head: fam === 'sleek' || fam === 'industrial' ? random.pick(['round', 'square'] as const) : 'round',
@@ -611,17 +590,17 @@ export const toiletGenerator = defineGenerator<ToiletParams>({
     const fam = styleFamily(style);
     const form: ToiletParams['form'] = fam === 'classic' || style.id === 'farmhouse' ? 'classic' : fam === 'sleek' || style.id === 'japandi' ? 'back-to-wall' : 'close-coupled';
     const woodSeat = form === 'classic' && random.chance(0.6);
-    const depth = lim(random.uniform(0.64, 0.72), limits?.maxDepth, 0.58);
+    const depth = capped(random.uniform(0.64, 0.72), limits?.maxDepth, 0.58);
     return {
       id,
       styleId: style.id,
       form,
-      bowlWidth: round4(lim(random.uniform(0.35, 0.39), limits?.maxWidth, 0.33)),
+      bowlWidth: round4(capped(random.uniform(0.35, 0.39), limits?.maxWidth, 0.33)),
       depth: round4(depth),
       seatHeight: round4(random.uniform(0.4, 0.43)),
-      cisternWidth: round4(lim(form === 'classic' ? random.uniform(0.4, 0.46) : random.uniform(0.34, 0.4), limits?.maxWidth, 0.32)),
+      cisternWidth: round4(capped(form === 'classic' ? random.uniform(0.4, 0.46) : random.uniform(0.34, 0.4), limits?.maxWidth, 0.32)),
       cisternDepth: round4(form === 'back-to-wall' ? random.uniform(0.14, 0.16) : random.uniform(0.16, 0.19)),
-      cisternTop: round4(lim(form === 'classic' ? random.uniform(0.8, 0.86) : random.uniform(0.75, 0.82), limits?.maxHeight, 0.65)),
+      cisternTop: round4(capped(form === 'classic' ? random.uniform(0.8, 0.86) : random.uniform(0.75, 0.82), limits?.maxHeight, 0.65)),
       flush: form === 'classic' ? 'lever' : 'button',
       materials: { ceramic: SANITARY, seat: woodSeat ? random.pick(style.woods) : { ...SANITARY, kind: 'plastic', roughness: 0.2 }, metal: random.pick(style.metals) },
     };
@@ -857,8 +836,8 @@ export const hangingChairGenerator = defineGenerator<HangingChairParams>({
     else if (style.id === 'coastal' || style.id === 'scandinavian') basket = { ...basket, color: mixHex(basket.color, '#EFE8DA', 0.45) };
     const soft = softFabrics(style);
     const cushionColor = soft.length > 0 ? random.pick(soft).color : '#E9E3D6';
-    const width = lim(random.uniform(0.86, 1.0), limits?.maxWidth, 0.75);
-    const height = lim(random.uniform(1.9, 2.0), limits?.maxHeight, 1.75);
+    const width = capped(random.uniform(0.86, 1.0), limits?.maxWidth, 0.75);
+    const height = capped(random.uniform(1.9, 2.0), limits?.maxHeight, 1.75);
     const rz = random.uniform(0.5, 0.58);
     const length = random.uniform(0.36, 0.42);
     const hoodCut = random.uniform(0.3, 0.4);
@@ -896,7 +875,7 @@ export const hangingChairGenerator = defineGenerator<HangingChairParams>({
     const f = eggFrame(p);
     const parts: PiecePart[] = [];
     parts.push(part('basket', eggShell(p, f), 'basket', 'z'));
-    parts.push(part('rim', loopTube(eggRimPath(p, f), EGG_RIM, [0, 1, 0], 8), 'rim', 'x'));
+    parts.push(part('rim', closedTube(eggRimPath(p, f), EGG_RIM, [0, 1, 0], 8), 'rim', 'x'));
     // Cushions follow the inside of the shell: a seat on its floor and a round back against its back.
     const ax = p.rx - p.shell;
     const az = p.rz - p.shell;
@@ -999,7 +978,7 @@ export const barbecueGenerator = defineGenerator<BarbecueParams>({
     const body: Material = stainless ? metal('#B8B8B8', 0.28, true) : { kind: 'metal', color: enamel, roughness: 0.3 };
     const radius = random.uniform(0.24, 0.29);
     const cartWidth = random.uniform(0.56, 0.7);
-    const shelf = Math.max(0.12, lim(random.uniform(0.25, 0.34), limits?.maxWidth !== undefined ? (limits.maxWidth - cartWidth) / 2 : undefined, 0.12));
+    const shelf = Math.max(0.12, capped(random.uniform(0.25, 0.34), limits?.maxWidth !== undefined ? (limits.maxWidth - cartWidth) / 2 : undefined, 0.12));
     return {
       id,
       styleId: style.id,
@@ -1008,7 +987,7 @@ export const barbecueGenerator = defineGenerator<BarbecueParams>({
       cartWidth: round4(cartWidth),
       cartDepth: round4(random.uniform(0.5, 0.56)),
       shelf: round4(shelf),
-      height: round4(kind === 'gas' ? lim(random.uniform(1.1, 1.2), limits?.maxHeight, 1.0) : lim(random.uniform(0.95, 1.05), limits?.maxHeight, 0.85)),
+      height: round4(kind === 'gas' ? capped(random.uniform(1.1, 1.2), limits?.maxHeight, 1.0) : capped(random.uniform(0.95, 1.05), limits?.maxHeight, 0.85)),
       materials: {
         body,
         frame: { kind: 'metal', color: '#1E1E1E', roughness: 0.5 },

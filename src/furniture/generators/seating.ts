@@ -1,8 +1,11 @@
 import type { Random } from '../../random.js';
 import { capped, defineGenerator, type FurnitureGenerator, type Footprint, type PieceGeometry, type PiecePart } from '../generator.js';
 import { fabric, metal, mixHex, plain, wood, type Material } from '../materials.js';
-import { bounds, cylinder, deform, ellipsoid, merge, mirrorX, rotate, roundedBoxBetween, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
-import { leg, plinthBase, sledBase, tuftButtons, type LegSpot } from '../parts.js';
+import { bounds, cylinder, deform, merge, mirrorX, rod, rotate, roundedBoxBetween, translate, type Mesh, type Vec3 } from '../mesh.js';
+import { filletedTubeLoop } from '../mesh-sweep.js';
+import { clamp, clamp01, mm } from '../numbers.js';
+import { cushion, legReach, plinthBase, sledBase, standingLeg, throwPillow, tuftButtons, uprightCushion, type LegSpot } from '../parts.js';
+import { part } from '../piece.js';
 import type { ArmKind, LegKind, StyleProfile } from '../styles.js';
 
 /**
@@ -10,279 +13,22 @@ import type { ArmKind, LegKind, StyleProfile } from '../styles.js';
  * and the weatherproof garden sofa and armchair. The style drives the arm and leg kinds, the seat and back heights,
  * the cushion softness and sag, tufting, and every material; the seed picks among the style's options.
  *
- * The helpers exported here (subdivided boxes, sagging and standing cushions, throw pillows, bent boards, filleted
- * tube loops) are shared with chairs.ts.
+ * Cushions, pillows and legs come from parts.ts, bent boards and tube frames from mesh-sweep.ts. The material choices
+ * exported here (wooden legs, outdoor frames and fabrics, teak) are the seating family's own, and chairs.ts shares
+ * them.
  */
 
 // ---------------------------------------------------------------------------------------------------------------
-// Shared geometry helpers
+// Helpers shared with chairs.ts
 // ---------------------------------------------------------------------------------------------------------------
 
-export function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
-}
-
-function clamp01(value: number): number {
-  return clamp(value, 0, 1);
-}
-
+/** 0 below 0, 1 above 1, and an S-curve between (smoothstep). */
 function smooth(t: number): number {
   const s = clamp01(t);
   return s * s * (3 - 2 * s);
 }
 
-/** Rounds to a millimetre: sampled dimensions read as a designer would write them. */
-export function mm(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}
-
-function gridSteps(half: number, radius: number, segments: number, cells: number): number[] {
-  const inner = half - radius;
-  const steps: number[] = [];
-  for (let i = 0; i < segments; i++) steps.push(-half + (radius * i) / segments);
-  for (let i = 0; i <= cells; i++) steps.push(-inner + (2 * inner * i) / cells);
-  for (let i = 1; i <= segments; i++) steps.push(inner + (radius * i) / segments);
-  return steps.filter((v, i, all) => i === 0 || v - all[i - 1]! > 1e-9);
-}
-
-/**
- * A rounded box like mesh.roundedBox whose flat spans are also cut into `cells` per axis. roundedBox leaves each
- * flat face as one quad, so a deformation (a cushion's sag, a tufting dimple, a curved arm) has no vertex to move in
- * the middle of a face; this one has.
- */
-export function gridBox(min: Vec3, max: Vec3, radius: number, segments: number, cells: readonly [number, number, number]): Mesh {
-  const center: Vec3 = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
-  const half: Vec3 = [(max[0] - min[0]) / 2, (max[1] - min[1]) / 2, (max[2] - min[2]) / 2];
-  const r = Math.max(0, Math.min(radius, half[0], half[1], half[2]));
-  const steps = [0, 1, 2].map((k) => gridSteps(half[k]!, r, r > 0 ? segments : 0, Math.max(1, Math.round(cells[k]!)))) as [number[], number[], number[]];
-  const vertices: Vec3[] = [];
-  const n: [number, number, number] = [steps[0].length, steps[1].length, steps[2].length];
-  // Grid points are shared by neighbouring faces: weld them by their grid indices.
-  const index = new Map<number, number>();
-  const vertexAt = (g: [number, number, number]): number => {
-    const key = g[0] + n[0] * (g[1] + n[1] * g[2]);
-    const found = index.get(key);
-    if (found !== undefined) return found;
-    const p: Vec3 = [steps[0][g[0]]!, steps[1][g[1]]!, steps[2][g[2]]!];
-    const inner: Vec3 = [0, 0, 0];
-    for (let k = 0; k < 3; k++) inner[k] = Math.max(-half[k]! + r, Math.min(half[k]! - r, p[k]!));
-    const d: Vec3 = [p[0] - inner[0], p[1] - inner[1], p[2] - inner[2]];
-    const length = Math.hypot(d[0], d[1], d[2]);
-    const surface: Vec3 = length > 1e-12 && r > 0 ? [inner[0] + (d[0] / length) * r, inner[1] + (d[1] / length) * r, inner[2] + (d[2] / length) * r] : p;
-    vertices.push([surface[0] + center[0], surface[1] + center[1], surface[2] + center[2]]);
-    index.set(key, vertices.length - 1);
-    return vertices.length - 1;
-  };
-  const faces: number[][] = [];
-  // Each face: the fixed axis and its sign, and the two running axes ordered so the normal points outward.
-  const sides: [number, 1 | -1, number, number][] = [
-    [0, 1, 1, 2],
-    [0, -1, 2, 1],
-    [1, 1, 2, 0],
-    [1, -1, 0, 2],
-    [2, 1, 0, 1],
-    [2, -1, 1, 0],
-  ];
-  for (const [axis, sign, a, b] of sides) {
-    const sa = steps[a]!;
-    const sb = steps[b]!;
-    const fixed = sign > 0 ? n[axis]! - 1 : 0;
-    const corner = (ia: number, jb: number): number => {
-      const g: [number, number, number] = [0, 0, 0];
-      g[axis] = fixed;
-      g[a] = ia;
-      g[b] = jb;
-      return vertexAt(g);
-    };
-    for (let i = 0; i + 1 < sa.length; i++) {
-      for (let j = 0; j + 1 < sb.length; j++) faces.push([corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)]);
-    }
-  }
-  return { vertices, faces };
-}
-
-/**
- * A filled cushion inside [min, max]: rounded edges, sides that bulge as filled fabric does, and a top that sinks by
- * `sag` in the middle of each of its `dips` sitting places (a negative sag puffs it up instead). The same shape as
- * parts.cushion, on a subdivided box so the sag is actually visible, and kept inside the box it is given.
- */
-export function softCushion(min: Vec3, max: Vec3, radius: number, sag: number, dips = 1): Mesh {
-  const cx = (min[0] + max[0]) / 2;
-  const cy = (min[1] + max[1]) / 2;
-  // The sides bulge by 4 % at mid-height: start 4 % smaller so the filled shape stays inside the box.
-  const hx = (max[0] - min[0]) / 2 / 1.04;
-  const hy = (max[1] - min[1]) / 2 / 1.04;
-  const top = max[2] - Math.max(0, -sag);
-  const cz = (min[2] + top) / 2;
-  const hz = (top - min[2]) / 2;
-  const r = Math.max(0, Math.min(radius, hx * 0.9, hy * 0.9, hz * 0.95));
-  const block = gridBox([cx - hx, cy - hy, min[2]], [cx + hx, cy + hy, top], r, 4, [4 * dips, 4, 2]);
-  return deform(block, ([x, y, z]) => {
-    const fx = ((x - (cx - hx)) / (2 * hx)) * dips;
-    const cell = Math.min(dips - 1, Math.max(0, Math.floor(fx)));
-    const u = Math.min(1, Math.abs((fx - cell) * 2 - 1));
-    const v = Math.min(1, Math.abs(y - cy) / hy);
-    const w = clamp((z - cz) / hz, -1, 1);
-    const dip = sag * (1 - u * u) * (1 - v * v) * Math.max(0, w);
-    const bulge = 1 + 0.04 * (1 - w * w);
-    return [cx + (x - cx) * bulge, cy + (y - cy) * bulge, z - dip];
-  });
-}
-
-/**
- * A cushion standing on its edge (back cushions, padded backs): x from x0 to x1, z from z0 to z1, its back face on
- * the plane y = 0 and its front, puffed forward by `puff`, reaching y = −thickness.
- */
-export function uprightCushion(x0: number, x1: number, z0: number, z1: number, thickness: number, radius: number, puff: number, dips = 1): Mesh {
-  const lying = softCushion([x0, z0, 0], [x1, z1, thickness], radius, -puff, dips);
-  // (x, y, z) → (x, −z, y): a proper rotation about X, so the faces keep facing out.
-  return deform(lying, ([x, y, z]) => [x, -z, y]);
-}
-
-/** A throw pillow centred on the origin, facing −Y: a filled square (or oblong) with the pinched corners of a real one. */
-export function throwPillow(width: number, thickness: number, height: number): Mesh {
-  const shape = ellipsoid([0, 0, 0], [width / 2, thickness / 2, height / 2], 20);
-  return deform(shape, ([x, y, z]) => {
-    const a = Math.atan2(z / (height / 2), x / (width / 2));
-    const f = Math.pow(1 / Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a))), 0.6);
-    return [x * f, y, z * f];
-  });
-}
-
-/** Leans what is above z0 back (towards +Y) by `slope` metres per metre of height. */
-export function shearY(mesh: Mesh, z0: number, slope: number): Mesh {
-  return deform(mesh, ([x, y, z]) => [x, y + Math.max(0, z - z0) * slope, z]);
-}
-
-/** Faces reversed where a mesh's enclosed volume came out negative. */
-export function orientOutward(mesh: Mesh): Mesh {
-  let volume = 0;
-  for (const face of mesh.faces) {
-    const a = mesh.vertices[face[0]!]!;
-    for (let i = 1; i + 1 < face.length; i++) {
-      const b = mesh.vertices[face[i]!]!;
-      const c = mesh.vertices[face[i + 1]!]!;
-      volume += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
-    }
-  }
-  return volume >= 0 ? mesh : { vertices: mesh.vertices, faces: mesh.faces.map((f) => [...f].reverse()) };
-}
-
-/**
- * A board of `thickness` bent along a centre line in the XY plane and standing from z0 to z1: curved chair slats,
- * top rails, bent-plywood backs, a bar stool's back band.
- */
-export function sweptBoard(line: readonly [number, number][], thickness: number, z0: number, z1: number): Mesh {
-  const n = line.length;
-  const vertices: Vec3[] = [];
-  const h = thickness / 2;
-  for (let i = 0; i < n; i++) {
-    const prev = line[Math.max(0, i - 1)]!;
-    const next = line[Math.min(n - 1, i + 1)]!;
-    const l = Math.hypot(next[0] - prev[0], next[1] - prev[1]) || 1;
-    const nx = -(next[1] - prev[1]) / l;
-    const ny = (next[0] - prev[0]) / l;
-    const [px, py] = line[i]!;
-    vertices.push([px + nx * h, py + ny * h, z0], [px - nx * h, py - ny * h, z0], [px - nx * h, py - ny * h, z1], [px + nx * h, py + ny * h, z1]);
-  }
-  const faces: number[][] = [];
-  for (let i = 0; i + 1 < n; i++) {
-    const a = 4 * i;
-    const b = 4 * (i + 1);
-    for (let k = 0; k < 4; k++) faces.push([a + k, a + ((k + 1) % 4), b + ((k + 1) % 4), b + k]);
-  }
-  const e = 4 * (n - 1);
-  faces.push([3, 2, 1, 0], [e, e + 1, e + 2, e + 3]);
-  return orientOutward({ vertices, faces });
-}
-
-/** Points along an arc of a circle in the XY plane (angles in radians, counter-clockwise from +X). */
-export function arcLine(cx: number, cy: number, radius: number, from: number, to: number, steps: number): [number, number][] {
-  const line: [number, number][] = [];
-  for (let i = 0; i <= steps; i++) {
-    const a = from + ((to - from) * i) / steps;
-    line.push([cx + radius * Math.cos(a), cy + radius * Math.sin(a)]);
-  }
-  return line;
-}
-
-/**
- * A centre line across X bowed back at its middle (concave to the sitter): x from −span to span, y = yEnds at
- * x = ±half and yEnds + bow at x = 0.
- */
-export function bowLine(span: number, half: number, yEnds: number, bow: number, steps = 12): [number, number][] {
-  const line: [number, number][] = [];
-  for (let i = 0; i <= steps; i++) {
-    const x = -span + (2 * span * i) / steps;
-    line.push([x, yEnds + bow * (1 - (x / half) ** 2)]);
-  }
-  return line;
-}
-
-/**
- * A closed polygon's path for tube(): corners rounded by quadratic fillets of `radius`, starting and ending in the
- * middle of the first side, so the two capped ends of the tube meet inside it.
- */
-export function filletLoop(corners: readonly Vec3[], radius: number, steps = 4): Vec3[] {
-  const n = corners.length;
-  const lerp = (a: Vec3, b: Vec3, t: number): Vec3 => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
-  const dist = (a: Vec3, b: Vec3): number => Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
-  const start = lerp(corners[0]!, corners[1 % n]!, 0.5);
-  const path: Vec3[] = [start];
-  for (let k = 1; k <= n; k++) {
-    const p = corners[k % n]!;
-    const a = corners[(k - 1) % n]!;
-    const b = corners[(k + 1) % n]!;
-    const d = Math.min(radius, dist(a, p) * 0.45, dist(p, b) * 0.45);
-    const a0 = lerp(p, a, d / dist(a, p));
-    const b0 = lerp(p, b, d / dist(p, b));
-    for (let s = 0; s <= steps; s++) {
-      const t = s / steps;
-      path.push([
-        (1 - t) ** 2 * a0[0] + 2 * (1 - t) * t * p[0] + t * t * b0[0],
-        (1 - t) ** 2 * a0[1] + 2 * (1 - t) * t * p[1] + t * t * b0[1],
-        (1 - t) ** 2 * a0[2] + 2 * (1 - t) * t * p[2] + t * t * b0[2],
-      ]);
-    }
-  }
-  path.push([start[0], start[1], start[2]]);
-  return path;
-}
-
-/**
- * How far a leg from parts.leg reaches beyond its spot along X or Y when it leans out along a diagonal: the
- * splayed foot, the cabriole knee, the hairpin's spread. Legs are inset by this much to stay under their piece.
- */
-export function legReach(kind: LegKind, height: number, thickness: number): number {
-  const t = thickness;
-  switch (kind) {
-    case 'splayed':
-      return Math.max(t / 2, Math.min(height * 0.18, 0.06) / Math.SQRT2 + t * 0.3 + 0.004);
-    case 'cabriole':
-      return t * 0.75;
-    case 'hairpin':
-      return (Math.min(0.09, height * 0.35) / 2) / Math.SQRT2 + Math.max(0.005, t * 0.12) + 0.002;
-    case 'bun':
-      return t * 0.6;
-    case 'metal-square':
-      return t * 0.22;
-    default:
-      return t / 2;
-  }
-}
-
-/**
- * parts.leg, standing on the floor: the hairpin's two rods meet at so sharp a V that tube()'s mitre at the foot
- * spikes centimetres under the floor (or, for a wider V, leaves the foot floating); the hairpin is set down on the
- * floor and what would go under it is flattened onto it (a small flat foot).
- */
-export function standingLeg(kind: LegKind, spot: LegSpot, height: number, thickness: number): Mesh {
-  const mesh = leg(kind, spot, height, thickness);
-  if (kind !== 'hairpin') return mesh;
-  const lift = Math.max(0, bounds(mesh).min[2]);
-  return deform(mesh, ([x, y, z]) => [x, y, Math.max(0, z - lift)]);
-}
-
+/** Leg kinds made of wood; the others take one of the style's metals. */
 export const WOODEN_LEGS: ReadonlySet<LegKind> = new Set<LegKind>(['tapered', 'splayed', 'turned', 'bun', 'cabriole', 'block']);
 
 /** Wooden legs from the style's woods, metal ones from its metals. */
@@ -293,10 +39,6 @@ export function legMaterial(kind: LegKind, style: StyleProfile, random: Random):
 /** Weatherproof woven fabric in a colour of the style (outdoor cushions are solution-dyed acrylic, never velvet). */
 export function outdoorFabric(material: Material): Material {
   return fabric('fabric', material.color, 0.9);
-}
-
-export function part(name: string, mesh: Mesh, material: string, grain?: 'x' | 'y' | 'z'): PiecePart {
-  return grain ? { name, mesh, material, grain } : { name, mesh, material };
 }
 
 function legSpot(x: number, y: number, ox: number, oy: number): LegSpot {
@@ -523,7 +265,7 @@ function armMesh(kind: ArmKind, ox: number, aw: number, y0: number, y1: number, 
       return roundedBoxBetween([ox - aw, y0, z0], [ox, y1, zTop], clamp(softness * 0.5, 0.01, 0.025), 3);
     case 'slope': {
       // Tapered: narrower at the top than at the foot, its top falling towards the front.
-      const box = gridBox([ox - aw, y0, z0], [ox, y1, zTop], clamp(softness * 0.6, 0.01, aw * 0.3), 3, [1, 2, 2]);
+      const box = roundedBoxBetween([ox - aw, y0, z0], [ox, y1, zTop], clamp(softness * 0.6, 0.01, aw * 0.3), 3, [1, 2, 2]);
       const drop = Math.min(0.06, (zTop - z0) * 0.15);
       return deform(box, ([x, y, z]) => {
         const t = (z - z0) / (zTop - z0);
@@ -541,7 +283,7 @@ function armMesh(kind: ArmKind, ox: number, aw: number, y0: number, y1: number, 
     case 'curved': {
       // One rounded sweep: the arm's top rises towards the back and flows into it.
       const rad = Math.min(aw * 0.45, 0.09);
-      const box = gridBox([ox - aw, y0, z0], [ox, y1, zTop], rad, 4, [1, 8, 2]);
+      const box = roundedBoxBetween([ox - aw, y0, z0], [ox, y1, zTop], rad, 4, [1, 8, 2]);
       const rise = Math.max(0, riseTo - zTop);
       const yr = y1 - Math.min(0.45, (y1 - y0) * 0.5);
       const zMid = (z0 + zTop) / 2;
@@ -605,13 +347,7 @@ function buildSofa(p: SofaParams): PieceGeometry {
   }
   const dimple = clamp(soft * 0.35, 0.008, 0.018);
   const taper = (v: Vec3): Vec3 => [v[0], yb - (yb - v[1]) * ((yb - backFront(v[2])) / p.backThickness), v[2]];
-  let back = gridBox(
-    [bx0, yFront0, LH],
-    [bx1, yb, H],
-    backRadius,
-    3,
-    p.backKind === 'tufted' ? [p.tuftColumns * 4, 2, p.tuftRows * 5] : [2, 1, 2],
-  );
+  let back = roundedBoxBetween([bx0, yFront0, LH], [bx1, yb, H], backRadius, 3, p.backKind === 'tufted' ? [p.tuftColumns * 4, 2, p.tuftRows * 5] : [2, 1, 2], );
   if (buttonsAt.length > 0) {
     back = deform(back, ([x, y, z]) => {
       const onFront = clamp01(1 - (y - yFront0) / 0.02);
@@ -645,10 +381,10 @@ function buildSofa(p: SofaParams): PieceGeometry {
   const seatSpans = p.bench ? [[mainX0, mainX1] as [number, number]] : spans(mainX0, mainX1, p.seats);
   const seatRadius = clamp(soft, 0.012, p.seatThickness * 0.45);
   seatSpans.forEach(([x0, x1], i) => {
-    parts.push(part(`seat-cushion-${i + 1}`, softCushion([x0, yMainFront + 0.004, deck], [x1, seatBack, SH], seatRadius, p.sag, p.bench ? p.seats : 1), 'upholstery'));
+    parts.push(part(`seat-cushion-${i + 1}`, cushion([x0, yMainFront + 0.004, deck], [x1, seatBack, SH], seatRadius, p.sag, p.bench ? p.seats : 1), 'upholstery'));
   });
   if (corner) {
-    parts.push(part('chaise-cushion', softCushion([W / 2 - Cw + gap, -Dt / 2 + 0.004, deck], [W / 2 - aw, seatBack, SH], seatRadius, p.sag * 1.3), 'upholstery'));
+    parts.push(part('chaise-cushion', cushion([W / 2 - Cw + gap, -Dt / 2 + 0.004, deck], [W / 2 - aw, seatBack, SH], seatRadius, p.sag * 1.3), 'upholstery'));
   }
 
   // Back cushions lean on the back frame, following its rake.
@@ -960,7 +696,7 @@ function buildOutdoor(p: OutdoorParams): PieceGeometry {
     for (const sx of [-1, 1]) {
       const x = sx * (W / 2 - rt);
       loops.push(
-        tubeLoop(
+        filletedTubeLoop(
           [
             [x, -D / 2 + rt, rt],
             [x, D / 2 - rt, rt],
@@ -974,7 +710,7 @@ function buildOutdoor(p: OutdoorParams): PieceGeometry {
     }
     const xb = W / 2 - rt;
     loops.push(
-      tubeLoop(
+      filletedTubeLoop(
         [
           [-xb, D / 2 - rt, deck - 0.03],
           [xb, D / 2 - rt, deck - 0.03],
@@ -986,8 +722,8 @@ function buildOutdoor(p: OutdoorParams): PieceGeometry {
       ),
     );
     const seatRails = [
-      tubeStraight([-xb, -D / 2 + 0.09, deck - rt], [xb, -D / 2 + 0.09, deck - rt], rt * 0.8),
-      tubeStraight([-xb, D / 2 - 0.12, deck - rt], [xb, D / 2 - 0.12, deck - rt], rt * 0.8),
+      rod([-xb, -D / 2 + 0.09, deck - rt], [xb, -D / 2 + 0.09, deck - rt], rt * 0.8),
+      rod([-xb, D / 2 - 0.12, deck - rt], [xb, D / 2 - 0.12, deck - rt], rt * 0.8),
     ];
     const straps: Mesh[] = [];
     const zb0 = deck + 0.06;
@@ -1039,7 +775,7 @@ function buildOutdoor(p: OutdoorParams): PieceGeometry {
   const backAt = (z: number): number => backPlane - p.backRake * clamp01(1 - (z - SH) / (H - SH));
   for (let i = 0; i < p.seats; i++) {
     const x0 = -innerX + i * (seatW + gap);
-    parts.push(part(`seat-cushion-${i + 1}`, softCushion([x0, seatFront, deck], [x0 + seatW, backAt(deck) + 0.005, SH], rad, p.sag), 'cushion'));
+    parts.push(part(`seat-cushion-${i + 1}`, cushion([x0, seatFront, deck], [x0 + seatW, backAt(deck) + 0.005, SH], rad, p.sag), 'cushion'));
     const upright = uprightCushion(x0, x0 + seatW, SH - 0.015, H - 0.015, p.backCushionDepth, clamp(p.softness * 1.1, 0.02, 0.07), clamp(p.softness * 0.45, 0.01, 0.03));
     parts.push(part(`back-cushion-${i + 1}`, deform(upright, ([x, y, z]) => [x, y + backAt(z), z]), 'cushion'));
   }
@@ -1067,20 +803,6 @@ function buildOutdoor(p: OutdoorParams): PieceGeometry {
     if (i < p.pillows) materials[`pillow${i + 1}`] = m;
   });
   return { parts, materials };
-}
-
-/** A closed loop of round tube through `corners` with filleted corners. */
-export function tubeLoop(corners: readonly Vec3[], radius: number, fillet: number): Mesh {
-  return tubeOf(filletLoop(corners, fillet, 4), radius, 12);
-}
-
-/** A straight round bar. */
-export function tubeStraight(a: Vec3, b: Vec3, radius: number): Mesh {
-  return tubeOf([a, b], radius, 12);
-}
-
-function tubeOf(path: Vec3[], radius: number, segments: number): Mesh {
-  return orientOutward(tube(path, radius, segments));
 }
 
 function outdoorFootprint(p: OutdoorParams): Footprint {

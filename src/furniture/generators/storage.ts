@@ -1,8 +1,10 @@
 import { Random } from '../../random.js';
 import { capped, defineGenerator, type Footprint, type FurnitureGenerator, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
 import { mixHex, parseHex, plain, type Material } from '../materials.js';
-import { cylinder, deform, ellipse, ellipsoid, lathe, merge, rotate, roundedBoxBetween, roundedRectangle, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
-import { fourLegs, handle, leg, plinthBase, sledBase } from '../parts.js';
+import { cylinder, deform, ellipsoid, lathe, loft, merge, rotate, roundedBoxBetween, translate, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { clamp, mm } from '../numbers.js';
+import { ellipse, roundedRectangle } from '../outline.js';
+import { fourLegs, handle, isMetalLeg, leg, plinthBase, sledBase } from '../parts.js';
 import type { HandleKind, LegKind, StyleProfile } from '../styles.js';
 
 /**
@@ -177,46 +179,6 @@ function luminance(hex: string): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-const round3 = (v: number): number => Math.round(v * 1000) / 1000;
-const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
-
-/** A handle of a kind at (x, z) on a front whose face is the plane y = face; bars and cups can stand vertical. */
-function handleAt(kind: HandleKind, x: number, z: number, face: number, length: number, vertical: boolean): Mesh | undefined {
-  if (!vertical || kind === 'knob' || kind === 'ring' || kind === 'none') return handle(kind, x, z, face, length);
-  const mesh = handle(kind, 0, 0, face, length);
-  return mesh ? translate(rotate(mesh, 'y', Math.PI / 2), [x, 0, z]) : undefined;
-}
-
-/**
- * A closed surface through a sequence of rings (each the same number of points, counter-clockwise seen from above,
- * or a single point: a pole), like a lathe whose sections need not be circles: the profile runs up the outside.
- */
-function loft(rings: Vec3[][]): Mesh {
-  const vertices: Vec3[] = [];
-  const faces: number[][] = [];
-  const indexed: number[][] = rings.map((ring) =>
-    ring.map((p) => {
-      vertices.push([p[0], p[1], p[2]]);
-      return vertices.length - 1;
-    }),
-  );
-  for (let k = 0; k + 1 < indexed.length; k++) {
-    const lower = indexed[k]!;
-    const upper = indexed[k + 1]!;
-    const n = Math.max(lower.length, upper.length);
-    for (let s = 0; s < n; s++) {
-      const t = (s + 1) % n;
-      if (lower.length === 1) faces.push([lower[0]!, upper[t]!, upper[s]!]);
-      else if (upper.length === 1) faces.push([lower[s]!, lower[t]!, upper[0]!]);
-      else faces.push([lower[s]!, lower[t]!, upper[t]!, upper[s]!]);
-    }
-  }
-  const first = indexed[0]!;
-  const last = indexed[indexed.length - 1]!;
-  if (first.length > 1) faces.push([...first].reverse());
-  if (last.length > 1) faces.push([...last]);
-  return { vertices, faces };
-}
 
 /** A plan outline at height z: a rounded rectangle of fixed point count, or an ellipse. */
 function outline(shape: 'round' | 'oval' | 'rect', cx: number, cy: number, w: number, d: number, z: number, cornerRatio = 0.3): Vec3[] {
@@ -254,10 +216,6 @@ function legReach(kind: LegKind, height: number, thickness: number): number {
   }
 }
 
-function isMetalBase(kind: LegKind): boolean {
-  return kind === 'metal-square' || kind === 'hairpin' || kind === 'sled';
-}
-
 /** The base under a carcass of width cw and depth cd centred at y = cy, from the floor to `spec.height`. */
 function baseMesh(spec: BaseSpec, cw: number, cd: number, cy: number): Mesh {
   const h = spec.height;
@@ -287,7 +245,7 @@ function sampleBase(style: StyleProfile, r: Random, group: BaseGroup): BaseSpec 
   });
   const kind = r.weighted(options);
   const [lo, hi] = style.legHeight;
-  const u = (a: number, b: number): number => round3(r.uniform(a, b));
+  const u = (a: number, b: number): number => mm(r.uniform(a, b));
   switch (kind) {
     case 'plinth':
       return { kind, height: group === 'kitchen' ? u(0.09, 0.12) : u(0.05, 0.09), thickness: 0 };
@@ -810,8 +768,8 @@ const CASE_IDS = [
   'kitchen_island',
 ] as const;
 
-const cell = (kind: CellKind, size = 1, leaves = 1, shelves = 0): CellSpec => ({ kind, size: round3(size), leaves, shelves });
-const bay = (cells: CellSpec[], size = 1): BaySpec => ({ size: round3(size), cells });
+const cell = (kind: CellKind, size = 1, leaves = 1, shelves = 0): CellSpec => ({ kind, size: mm(size), leaves, shelves });
+const bay = (cells: CellSpec[], size = 1): BaySpec => ({ size: mm(size), cells });
 const drawers = (n: number, graduation = 0): CellSpec[] =>
   Array.from({ length: n }, (_, i) => cell('drawer', 1 + (graduation * (n - 1 - i)) / Math.max(1, n - 1)));
 
@@ -822,7 +780,7 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
   const low = LOW_STYLES.has(style.id);
   const traditional = style.legs.includes('cabriole') || style.id === 'traditional';
   // Dimensions: normal about the nominal size inside the real range, capped by the limits but never below the range.
-  const fit = (v: number, limit: number | undefined, lo: number): number => round3(capped(v, limit, lo));
+  const fit = (v: number, limit: number | undefined, lo: number): number => mm(capped(v, limit, lo));
   const W = (lo: number, mid: number, hi: number, dev: number): number => fit(r.normal(mid, dev, lo, hi), limits?.maxWidth, lo);
   const D = (lo: number, mid: number, hi: number, dev: number): number => fit(r.normal(mid, dev, lo, hi), limits?.maxDepth, lo);
   const H = (lo: number, mid: number, hi: number, dev: number): number => fit(r.normal(mid, dev, lo, hi), limits?.maxHeight, lo);
@@ -841,10 +799,10 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
   const lightest = [...style.ceramics].sort((a, b2) => luminance(b2.color) - luminance(a.color))[0]!;
   const ceramic = r.chance(0.7) ? lightest : r.pick(style.ceramics);
   const rustic = style.id === 'rustic' || style.id === 'farmhouse';
-  const board = round3(rustic ? r.uniform(0.024, 0.032) : style.id === 'minimalist' ? r.uniform(0.016, 0.019) : r.uniform(0.018, 0.022));
+  const board = mm(rustic ? r.uniform(0.024, 0.032) : style.id === 'minimalist' ? r.uniform(0.016, 0.019) : r.uniform(0.018, 0.022));
   const longBars = style.id === 'modern' || style.id === 'luxury' || style.id === 'art_deco' || style.id === 'mid_century_modern';
-  const handleLength = round3(handleKind === 'cup' ? r.uniform(0.09, 0.12) : longBars ? r.uniform(0.16, 0.3) : r.uniform(0.1, 0.16));
-  let doorHandleLength = round3(handleKind === 'cup' ? r.uniform(0.09, 0.12) : longBars ? r.uniform(0.2, 0.32) : r.uniform(0.12, 0.2));
+  const handleLength = mm(handleKind === 'cup' ? r.uniform(0.09, 0.12) : longBars ? r.uniform(0.16, 0.3) : r.uniform(0.1, 0.16));
+  let doorHandleLength = mm(handleKind === 'cup' ? r.uniform(0.09, 0.12) : longBars ? r.uniform(0.2, 0.32) : r.uniform(0.12, 0.2));
 
   let group: BaseGroup = 'low';
   let width: number;
@@ -857,9 +815,9 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
   let vanity: VanitySpec | null = null;
   let topMaterial: Material = carcass.kind === 'wood' ? carcass : woodish;
   if (carcass.kind !== 'wood' && !r.chance(0.45)) topMaterial = carcass;
-  let topThickness = round3(Math.max(board, r.uniform(0.02, 0.03)) + (rustic ? 0.01 : 0));
-  let overFront = round3(low ? r.uniform(0, 0.012) : r.uniform(0.005, 0.02));
-  let overSide = round3(low ? r.uniform(0, 0.012) : r.uniform(0.005, 0.02));
+  let topThickness = mm(Math.max(board, r.uniform(0.02, 0.03)) + (rustic ? 0.01 : 0));
+  let overFront = mm(low ? r.uniform(0, 0.012) : r.uniform(0.005, 0.02));
+  let overSide = mm(low ? r.uniform(0, 0.012) : r.uniform(0.005, 0.02));
   if (style.id === 'minimalist' || style.id === 'modern') overFront = overSide = 0;
   let overBack = 0;
   let moulding = traditional && r.chance(0.7);
@@ -927,11 +885,11 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
       const doors = width < 1.2 ? 2 : width > 1.65 ? 3 : r.pick([2, 3]);
       const drawerRow = r.chance(0.35);
       bays = [bay(drawerRow ? [cell('drawer', 0.24 / height, doors), cell('door', 1 - 0.24 / height, doors)] : [cell('door', 1, doors)])];
-      doorHandleLength = round3(handleKind === 'bar' ? (longBars ? r.uniform(0.35, 0.6) : r.uniform(0.2, 0.3)) : doorHandleLength);
+      doorHandleLength = mm(handleKind === 'bar' ? (longBars ? r.uniform(0.35, 0.6) : r.uniform(0.2, 0.3)) : doorHandleLength);
       if (traditional) {
         moulding = true;
-        topThickness = round3(r.uniform(0.04, 0.06));
-        overFront = overSide = round3(r.uniform(0.02, 0.03));
+        topThickness = mm(r.uniform(0.04, 0.06));
+        overFront = overSide = mm(r.uniform(0.02, 0.03));
       } else {
         topThickness = board;
         overFront = overSide = 0;
@@ -1048,17 +1006,17 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
         basins: double ? 2 : 1,
         kind: integrated ? 'integrated' : 'vessel',
         shape: integrated ? 'rect' : shape,
-        basinWidth: round3(Math.min(bw, double ? width / 2 - 0.12 : width - 0.1)),
-        basinDepth: round3(shape === 'round' && !integrated ? Math.min(bw, bd) : bd),
-        basinHeight: round3(integrated ? r.uniform(0.11, 0.14) : r.uniform(0.1, 0.15)),
-        tapRise: round3(r.uniform(0, 0.05)),
+        basinWidth: mm(Math.min(bw, double ? width / 2 - 0.12 : width - 0.1)),
+        basinDepth: mm(shape === 'round' && !integrated ? Math.min(bw, bd) : bd),
+        basinHeight: mm(integrated ? r.uniform(0.11, 0.14) : r.uniform(0.1, 0.15)),
+        tapRise: mm(r.uniform(0, 0.05)),
       };
       if (vanity.shape === 'round') vanity.basinWidth = vanity.basinDepth = Math.min(vanity.basinWidth, vanity.basinDepth);
       const stones = style.stones;
       topMaterial = integrated ? ceramic : r.chance(0.6) ? r.pick(stones) : r.chance(0.5) ? r.pick(style.woods) : ceramic;
-      topThickness = round3(integrated ? r.uniform(0.035, 0.05) : topMaterial.kind === 'wood' ? r.uniform(0.03, 0.045) : r.uniform(0.02, 0.035));
-      overFront = round3(r.uniform(0.01, 0.02));
-      overSide = round3(r.uniform(0, 0.01));
+      topThickness = mm(integrated ? r.uniform(0.035, 0.05) : topMaterial.kind === 'wood' ? r.uniform(0.03, 0.045) : r.uniform(0.02, 0.035));
+      overFront = mm(r.uniform(0.01, 0.02));
+      overSide = mm(r.uniform(0, 0.01));
       moulding = false;
       contents = 'towels';
       frontClearance = 0.6;
@@ -1070,10 +1028,10 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
       height = Hu(0.88, 0.94);
       group = 'kitchen';
       placement = 'floor';
-      overFront = round3(r.uniform(0.02, 0.03));
-      overSide = round3(r.uniform(0.015, 0.03));
+      overFront = mm(r.uniform(0.02, 0.03));
+      overSide = mm(r.uniform(0.015, 0.03));
       const cabinetDepth = r.uniform(0.57, 0.62);
-      overBack = round3(Math.max(0.2, depth - cabinetDepth - 0.03));
+      overBack = mm(Math.max(0.2, depth - cabinetDepth - 0.03));
       const cw = width - 2 * overSide;
       const n = Math.max(2, Math.round(cw / 0.6));
       const kinds: ('drawers' | 'door' | 'pans')[] = [];
@@ -1084,7 +1042,7 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
       bays = kinds.map((k) => bay(k === 'drawers' ? drawers(3, 0.6) : k === 'pans' ? drawers(2) : [cell('door', 0.78), cell('drawer', 0.22)]));
       const stone = r.chance(0.65);
       topMaterial = stone ? r.pick(style.stones) : r.pick(style.woods);
-      topThickness = round3(stone ? r.uniform(0.03, 0.04) : r.uniform(0.04, 0.06));
+      topThickness = mm(stone ? r.uniform(0.03, 0.04) : r.uniform(0.04, 0.06));
       moulding = false;
       frontClearance = 0.9;
       break;
@@ -1095,12 +1053,12 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
 
   const base = sampleBase(style, r, group);
   // Low pieces keep a carcass tall enough for their fronts.
-  base.height = round3(Math.min(base.height, Math.max(0.03, height * 0.35)));
+  base.height = mm(Math.min(base.height, Math.max(0.03, height * 0.35)));
   if (overFront < 0.01 || overSide < 0.01) moulding = false;
   // The top of a tall piece is above the eye: the carcass's own board.
   if (group === 'tall') topMaterial = carcass;
-  const radius = round3(clamp(Math.max(style.edge, topMaterial.kind === 'marble' || topMaterial.kind === 'stone' ? 0.003 : style.edge + 0.002), 0.002, topThickness / 2 - 0.001));
-  const baseMaterial = base.kind === 'plinth' ? carcass : isMetalBase(base.kind) ? metal : woodish;
+  const radius = mm(clamp(Math.max(style.edge, topMaterial.kind === 'marble' || topMaterial.kind === 'stone' ? 0.003 : style.edge + 0.002), 0.002, topThickness / 2 - 0.001));
+  const baseMaterial = base.kind === 'plinth' ? carcass : isMetalLeg(base.kind) ? metal : woodish;
   return {
     id,
     styleId: style.id,
@@ -1108,7 +1066,7 @@ function sampleCase(id: string, style: StyleProfile, r: Random, limits?: SizeLim
     depth,
     height,
     board,
-    frontThickness: round3(r.uniform(0.017, 0.021)),
+    frontThickness: mm(r.uniform(0.017, 0.021)),
     frontStyle,
     base,
     top: { thickness: topThickness, front: overFront, side: overSide, back: overBack, radius, moulding },
@@ -1143,7 +1101,7 @@ function buildCase(p: CaseParams): PieceGeometry {
   const b = p.board;
   const cd = L.cb - L.cf;
   const cy = (L.cf + L.cb) / 2;
-  const rb = round3(clamp(p.top.radius, 0.0015, b * 0.3));
+  const rb = mm(clamp(p.top.radius, 0.0015, b * 0.3));
 
   // Base.
   A.add('base', [baseMesh(p.base, L.cw, cd, cy)], 'base', m.base, 'z');
@@ -1185,12 +1143,12 @@ function buildCase(p: CaseParams): PieceGeometry {
   const doors: Mesh[] = [];
   const drawersMeshes: Mesh[] = [];
   const handles: Mesh[] = [];
-  const fr = round3(clamp(Math.min(p.top.radius, 0.003), 0.0012, p.frontThickness / 3));
+  const fr = mm(clamp(Math.min(p.top.radius, 0.003), 0.0012, p.frontThickness / 3));
   for (const f of L.fronts) {
     const panel = frontPanel(f.x0, f.x1, f.z0, f.z1, L.yF, p.frontThickness, p.frontStyle, fr);
     (f.kind === 'door' ? doors : drawersMeshes).push(panel);
     for (const h of f.handles) {
-      const mesh = handleAt(p.handle, h.x, h.z, L.yF - f.handleFace, f.length, f.vertical);
+      const mesh = handle(p.handle, h.x, h.z, L.yF - f.handleFace, f.length, f.vertical);
       if (mesh) handles.push(mesh);
     }
   }
@@ -1261,21 +1219,21 @@ function sampleCart(id: string, style: StyleProfile, r: Random, limits?: SizeLim
   const wood = r.pick(style.woods);
   const stoneTop = r.chance(style.stones.some((s) => s.kind === 'marble') ? 0.3 : 0.1);
   const top = stoneTop ? r.pick(style.stones) : wood;
-  const casterRadius = round3(r.uniform(0.03, 0.04));
+  const casterRadius = mm(r.uniform(0.03, 0.04));
   return {
     id,
     styleId: style.id,
-    width: round3(capped(r.normal(0.62, 0.08, 0.5, 0.85), limits?.maxWidth, 0.45)),
-    depth: round3(capped(r.normal(0.42, 0.04, 0.35, 0.5), limits?.maxDepth, 0.32)),
-    height: round3(capped(r.uniform(0.82, 0.94), limits?.maxHeight, 0.75)),
+    width: mm(capped(r.normal(0.62, 0.08, 0.5, 0.85), limits?.maxWidth, 0.45)),
+    depth: mm(capped(r.normal(0.42, 0.04, 0.35, 0.5), limits?.maxDepth, 0.32)),
+    height: mm(capped(r.uniform(0.82, 0.94), limits?.maxHeight, 0.75)),
     frame: metalFrame ? 'metal' : 'wood',
-    post: round3(metalFrame ? r.uniform(0.022, 0.03) : r.uniform(0.035, 0.045)),
-    topThickness: round3(stoneTop ? r.uniform(0.02, 0.03) : r.uniform(0.03, 0.045)),
+    post: mm(metalFrame ? r.uniform(0.022, 0.03) : r.uniform(0.035, 0.045)),
+    topThickness: mm(stoneTop ? r.uniform(0.02, 0.03) : r.uniform(0.03, 0.045)),
     shelves: r.int(1, 2),
     drawer: r.chance(0.5),
     handle: r.pick(style.handles.filter((h) => h !== 'none').length > 0 ? style.handles.filter((h) => h !== 'none') : (['bar'] as const)),
     casterRadius,
-    edge: round3(Math.max(style.edge, 0.003)),
+    edge: mm(Math.max(style.edge, 0.003)),
     materials: {
       top,
       shelf: metalFrame ? r.pick([wood, metal]) : wood,
@@ -1401,23 +1359,23 @@ function sampleFridge(id: string, style: StyleProfile, r: Random, limits?: SizeL
       [plain('lacquer', '#F4F4F2', 0.3), ['scandinavian', 'minimalist', 'farmhouse', 'coastal', 'japandi'].includes(style.id) ? 3 : 1],
       [plain('lacquer', '#1E1E1F', 0.3), dark ? 2.5 : 0.5],
     ]);
-  const width = round3(capped(r.normal(0.62, 0.05, 0.55, 0.75), limits?.maxWidth, 0.5));
-  const height = round3(capped(r.normal(1.85, 0.08, 1.7, 2.0), limits?.maxHeight, 1.4));
+  const width = mm(capped(r.normal(0.62, 0.05, 0.55, 0.75), limits?.maxWidth, 0.5));
+  const height = mm(capped(r.normal(1.85, 0.08, 1.7, 2.0), limits?.maxHeight, 1.4));
   const handleMaterial = finish.kind === 'metal' ? ({ kind: 'metal', color: '#B9BABB', roughness: 0.25, brushed: true } satisfies Material) : retro ? ({ kind: 'metal', color: '#E2E2E2', roughness: 0.05 } satisfies Material) : r.pick(style.metals);
   return {
     id,
     styleId: style.id,
     width,
-    depth: round3(capped(r.normal(0.67, 0.03, 0.6, 0.74), limits?.maxDepth, 0.55)),
+    depth: mm(capped(r.normal(0.67, 0.03, 0.6, 0.74), limits?.maxDepth, 0.55)),
     height,
     freezer: retro ? 'top' : r.chance(0.8) ? 'bottom' : 'top',
     freezerDrawer: r.chance(0.5),
-    freezerHeight: round3(retro ? r.uniform(0.3, 0.42) : r.uniform(0.55, 0.75)),
-    doorThickness: round3(r.uniform(0.05, 0.065)),
-    radius: round3(retro ? r.uniform(0.035, 0.05) : r.uniform(0.006, 0.015)),
-    kick: round3(r.uniform(0.06, 0.1)),
+    freezerHeight: mm(retro ? r.uniform(0.3, 0.42) : r.uniform(0.55, 0.75)),
+    doorThickness: mm(r.uniform(0.05, 0.065)),
+    radius: mm(retro ? r.uniform(0.035, 0.05) : r.uniform(0.006, 0.015)),
+    kick: mm(r.uniform(0.06, 0.1)),
     handleSide: r.pick(['left', 'right'] as const),
-    handleLength: round3(r.uniform(0.3, 0.6)),
+    handleLength: mm(r.uniform(0.3, 0.6)),
     materials: { finish, handle: handleMaterial, gasket: plain('plastic', '#303234', 0.7), grille: plain('plastic', '#1B1C1D', 0.6) },
   };
 }
@@ -1455,7 +1413,7 @@ function buildFridge(p: FridgeParams): PieceGeometry {
   const freezerDoor = freezerLow ? lower : upper;
   const fLen = Math.min(p.handleLength, (fridgeDoor[1] - fridgeDoor[0]) * 0.55);
   const fz = freezerLow ? fridgeDoor[0] + 0.06 + fLen / 2 : fridgeDoor[1] - 0.06 - fLen / 2;
-  const bar = (x: number, z: number, len: number, vertical: boolean): Mesh | undefined => handleAt('bar', x, z, yD, len, vertical);
+  const bar = (x: number, z: number, len: number, vertical: boolean): Mesh | undefined => handle('bar', x, z, yD, len, vertical);
   handles.push(bar(hx, fz, fLen, true));
   const zLen = Math.min(0.32, (freezerDoor[1] - freezerDoor[0]) * 0.55);
   if (p.freezerDrawer && freezerLow) handles.push(bar(0, freezerDoor[1] - 0.05, Math.min(w * 0.6, 0.45), false));

@@ -1,8 +1,11 @@
 import type { Random } from '../../random.js';
 import { capped, defineGenerator, type Footprint, type FurnitureGenerator, type PieceGeometry, type PiecePart, type SizeLimits } from '../generator.js';
-import { metal, plain, wood, type Material } from '../materials.js';
-import { deform, ellipse, lathe, merge, roundedBoxBetween, roundedRectangle, tube, type Mesh, type Vec3 } from '../mesh.js';
-import { handle, leg, plinthBase, sledBase, type LegSpot } from '../parts.js';
+import { metal, plain, type Material } from '../materials.js';
+import { deform, lathe, merge, roundedBoxBetween, tube, type Mesh, type Vec3 } from '../mesh.js';
+import { ellipse, roundedRectangle } from '../outline.js';
+import { floorLeg, handle, isMetalLeg, plinthBase, sledBase, type LegSpot } from '../parts.js';
+import { woodGrain } from '../piece.js';
+import { outdoorTeak, powderCoated } from '../style-picks.js';
 import type { HandleKind, LegKind, StyleProfile } from '../styles.js';
 
 /**
@@ -53,13 +56,13 @@ export interface TableParams {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Geometry helpers (closed meshes), shared with the beds.
+// Geometry helpers (closed meshes) for table tops, slatted tops and round aprons.
 
 /**
  * A plate cut from a convex counter-clockwise outline (a table top, a shelf, a slat) between z0 and z1 whose rim is
  * rounded with radius `edge`: a quarter circle at the bottom and at the top, so light runs around the edge.
  */
-export function roundedSlab(outline: [number, number][], z0: number, z1: number, edge: number, steps = 3): Mesh {
+function roundedSlab(outline: [number, number][], z0: number, z1: number, edge: number, steps = 3): Mesh {
   const n = outline.length;
   const r = Math.max(0, Math.min(edge, (z1 - z0) * 0.45));
   const normals = outline.map((p, i) => {
@@ -110,7 +113,7 @@ export function roundedSlab(outline: [number, number][], z0: number, z1: number,
 }
 
 /** An elliptical band (a round apron) of semi-axes a, b through its middle, `thickness` wide, from z0 to z1. */
-export function ellipticBand(a: number, b: number, thickness: number, z0: number, z1: number, segments = 40): Mesh {
+function ellipticBand(a: number, b: number, thickness: number, z0: number, z1: number, segments = 40): Mesh {
   const vertices: Vec3[] = [];
   for (let s = 0; s < segments; s++) {
     const t = (2 * Math.PI * s) / segments;
@@ -132,7 +135,7 @@ export function ellipticBand(a: number, b: number, thickness: number, z0: number
 }
 
 /** The part of an ellipse (semi-axes a, b) between y0 and y1, as a convex outline: one slat of a round slatted top. */
-export function ellipseStrip(a: number, b: number, y0: number, y1: number, segments = 6): [number, number][] {
+function ellipseStrip(a: number, b: number, y0: number, y1: number, segments = 6): [number, number][] {
   const t0 = Math.asin(Math.max(-0.999, Math.min(0.999, y0 / b)));
   const t1 = Math.asin(Math.max(-0.999, Math.min(0.999, y1 / b)));
   const points: [number, number][] = [];
@@ -147,28 +150,11 @@ export function ellipseStrip(a: number, b: number, y0: number, y1: number, segme
   return points;
 }
 
-/**
- * A leg of the style's kind standing on the floor, kept between z = 0 and `height`: some shared leg shapes overshoot
- * by a few millimetres (a cabriole's knee above its top, a tilted strut's bevel below the floor), which would poke
- * through a glass top or leave the piece's bounds off its footprint.
- */
-export function floorLeg(kind: LegKind, spot: LegSpot, height: number, thickness: number): Mesh {
-  return deform(leg(kind, spot, height, thickness), ([x, y, z]) => [x, y, Math.min(height, Math.max(0, z))]);
-}
-
 function unit2(x: number, y: number): [number, number] {
   const l = Math.hypot(x, y);
   return l > 0 ? [x / l, y / l] : [1, 0];
 }
 
-const METAL_LEGS: readonly LegKind[] = ['metal-square', 'hairpin', 'sled'];
-
-export function isMetalLeg(kind: LegKind): boolean {
-  return METAL_LEGS.includes(kind);
-}
-
-const grainOf = (material: Material, axis: 'x' | 'y' | 'z'): { grain?: 'x' | 'y' | 'z' } =>
-  material.kind === 'wood' || material.kind === 'painted-wood' ? { grain: axis } : {};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Build
@@ -267,9 +253,9 @@ function trestleParts(p: TableParams, under: number): PiecePart[] {
   const reach = p.width / 2 - end;
   const stretcher = roundedBoxBetween([-reach, -0.03, 0.24], [reach, 0.03, 0.34], 0.006, 2);
   return [
-    { name: 'trestle-feet', mesh: merge(...ends), material: 'base', ...grainOf(p.materials.base, 'y') },
-    { name: 'trestle-posts', mesh: merge(...posts), material: 'base', ...grainOf(p.materials.base, 'z') },
-    { name: 'stretcher', mesh: stretcher, material: 'base', ...grainOf(p.materials.base, 'x') },
+    { name: 'trestle-feet', mesh: merge(...ends), material: 'base', ...woodGrain(p.materials.base, 'y') },
+    { name: 'trestle-posts', mesh: merge(...posts), material: 'base', ...woodGrain(p.materials.base, 'z') },
+    { name: 'stretcher', mesh: stretcher, material: 'base', ...woodGrain(p.materials.base, 'x') },
   ];
 }
 
@@ -280,8 +266,8 @@ function buildTable(p: TableParams): PieceGeometry {
   const m = p.materials;
 
   // Top.
-  if (p.top === 'slats') parts.push({ name: 'top', mesh: slatBoards(p, p.width, p.depth, under, p.height, p.slats), material: 'top', ...grainOf(m.top, 'x') });
-  else parts.push({ name: 'top', mesh: roundedSlab(topOutline(p), under, p.height, p.edge, 3), material: 'top', ...grainOf(m.top, 'x') });
+  if (p.top === 'slats') parts.push({ name: 'top', mesh: slatBoards(p, p.width, p.depth, under, p.height, p.slats), material: 'top', ...woodGrain(m.top, 'x') });
+  else parts.push({ name: 'top', mesh: roundedSlab(topOutline(p), under, p.height, p.edge, 3), material: 'top', ...woodGrain(m.top, 'x') });
 
   // Base.
   const spots = legSpots(p);
@@ -289,13 +275,13 @@ function buildTable(p: TableParams): PieceGeometry {
     const legs = p.drawerUnit ? spots.filter((s) => Math.sign(s.x) !== p.drawerUnit!.side) : spots;
     if (p.base === 'panels' && p.drawerUnit) {
       const x = -p.drawerUnit.side * (p.width / 2 - p.legInset);
-      parts.push({ name: 'panel', mesh: roundedBoxBetween([x - 0.025, -p.depth / 2 + p.legInset, 0], [x + 0.025, p.depth / 2 - p.legInset, under + 0.001], 0.004, 2), material: 'base', ...grainOf(m.base, 'z') });
+      parts.push({ name: 'panel', mesh: roundedBoxBetween([x - 0.025, -p.depth / 2 + p.legInset, 0], [x + 0.025, p.depth / 2 - p.legInset, under + 0.001], 0.004, 2), material: 'base', ...woodGrain(m.base, 'z') });
     } else {
-      parts.push({ name: 'legs', mesh: merge(...legs.map((s) => floorLeg(p.leg, s, under + 0.001, p.legThickness))), material: 'base', ...grainOf(m.base, 'z') });
+      parts.push({ name: 'legs', mesh: merge(...legs.map((s) => floorLeg(p.leg, s, under + 0.001, p.legThickness))), material: 'base', ...woodGrain(m.base, 'z') });
     }
     used.add('base');
   } else if (p.base === 'pedestal') {
-    parts.push({ name: 'pedestal', mesh: pedestalMesh(p, under), material: 'base', ...grainOf(m.base, 'z') });
+    parts.push({ name: 'pedestal', mesh: pedestalMesh(p, under), material: 'base', ...woodGrain(m.base, 'z') });
     used.add('base');
   } else if (p.base === 'trestle') {
     parts.push(...trestleParts(p, under));
@@ -307,10 +293,10 @@ function buildTable(p: TableParams): PieceGeometry {
       const x = sx * (p.width / 2 - p.legInset);
       panels.push(roundedBoxBetween([x - 0.025, -hy, 0], [x + 0.025, hy, under + 0.001], Math.max(0.003, p.edge), 2));
     }
-    parts.push({ name: 'panels', mesh: merge(...panels), material: 'base', ...grainOf(m.base, 'z') });
+    parts.push({ name: 'panels', mesh: merge(...panels), material: 'base', ...woodGrain(m.base, 'z') });
     if (p.id === 'desk' || p.id === 'console_table') {
       const x = p.width / 2 - p.legInset - 0.02;
-      parts.push({ name: 'back-rail', mesh: roundedBoxBetween([-x, hy - 0.04, under - (p.id === 'desk' ? 0.32 : 0.1)], [x, hy - 0.02, under + 0.001], 0.003, 2), material: 'base', ...grainOf(m.base, 'x') });
+      parts.push({ name: 'back-rail', mesh: roundedBoxBetween([-x, hy - 0.04, under - (p.id === 'desk' ? 0.32 : 0.1)], [x, hy - 0.02, under + 0.001], 0.003, 2), material: 'base', ...woodGrain(m.base, 'x') });
     }
     used.add('base');
   } else if (p.base === 'sled') {
@@ -325,13 +311,13 @@ function buildTable(p: TableParams): PieceGeometry {
     // Plinth: a recessed block under the top.
     const recess = Math.min(p.width, p.depth) * 0.18;
     const mesh = p.shape === 'rect' ? plinthBase(p.width, p.depth, under + 0.001, recess) : roundedSlab(ellipse(p.width - 2 * recess, p.depth - 2 * recess, 40), 0, under + 0.001, 0.004, 2);
-    parts.push({ name: 'plinth', mesh, material: 'base', ...grainOf(m.base, 'z') });
+    parts.push({ name: 'plinth', mesh, material: 'base', ...woodGrain(m.base, 'z') });
     used.add('base');
   }
 
   // Apron, with drawers in its front rail.
   if (p.apron > 0) {
-    parts.push({ name: 'apron', mesh: apronMesh(p, under - p.apron, under + 0.001, 0.022), material: 'frame', ...grainOf(m.frame, 'x') });
+    parts.push({ name: 'apron', mesh: apronMesh(p, under - p.apron, under + 0.001, 0.022), material: 'frame', ...woodGrain(m.frame, 'x') });
     used.add('frame');
     if (p.apronDrawers > 0 && p.shape === 'rect') {
       const faceY = -(p.depth / 2 - p.legInset) - 0.011;
@@ -347,7 +333,7 @@ function buildTable(p: TableParams): PieceGeometry {
         const hm = handle(p.handle, cx, (z0 + z1) / 2, faceY - 0.012, Math.min(0.14, dw * 0.4));
         if (hm) handles.push(hm);
       }
-      parts.push({ name: 'drawer-fronts', mesh: merge(...fronts), material: 'frame', ...grainOf(m.frame, 'x') });
+      parts.push({ name: 'drawer-fronts', mesh: merge(...fronts), material: 'frame', ...woodGrain(m.frame, 'x') });
       if (handles.length > 0) {
         parts.push({ name: 'handles', mesh: merge(...handles), material: 'handle' });
         used.add('handle');
@@ -365,7 +351,7 @@ function buildTable(p: TableParams): PieceGeometry {
     if (p.top === 'slats') mesh = slatBoards(p, hx * 2, hy * 2, z0, z1, Math.max(3, Math.round((hy * 2) / 0.09)));
     else if (p.shape === 'rect') mesh = roundedSlab(roundedRectangle(hx * 2, hy * 2, Math.max(0, p.corner - p.legInset), 4), z0, z1, Math.min(p.edge, 0.004), 2);
     else mesh = roundedSlab(ellipse(hx * 2, hy * 2, 40), z0, z1, Math.min(p.edge, 0.004), 2);
-    parts.push({ name: 'shelf', mesh, material: 'shelf', ...grainOf(m.shelf, 'x') });
+    parts.push({ name: 'shelf', mesh, material: 'shelf', ...woodGrain(m.shelf, 'x') });
     used.add('shelf');
   }
 
@@ -382,7 +368,7 @@ function buildTable(p: TableParams): PieceGeometry {
       name: 'drawer-unit',
       mesh: merge(roundedBoxBetween([x0, faceY, plinth], [x1, p.depth / 2 - 0.02, under + 0.001], Math.max(0.003, p.edge), 2), roundedBoxBetween([x0 + 0.02, faceY + 0.03, 0], [x1 - 0.02, p.depth / 2 - 0.05, plinth + 0.002], 0.002, 1)),
       material: 'case',
-      ...grainOf(m.case, 'z'),
+      ...woodGrain(m.case, 'z'),
     });
     const fronts: Mesh[] = [];
     const handles: Mesh[] = [];
@@ -398,7 +384,7 @@ function buildTable(p: TableParams): PieceGeometry {
       const hm = handle(p.handle, (x0 + x1) / 2, zHandle, faceY - 0.018, Math.min(0.16, u.width * 0.45));
       if (hm) handles.push(hm);
     }
-    parts.push({ name: 'drawer-fronts', mesh: merge(...fronts), material: 'case', ...grainOf(m.case, 'x') });
+    parts.push({ name: 'drawer-fronts', mesh: merge(...fronts), material: 'case', ...woodGrain(m.case, 'x') });
     used.add('case');
     if (handles.length > 0) {
       parts.push({ name: 'handles', mesh: merge(...handles), material: 'handle' });
@@ -411,7 +397,7 @@ function buildTable(p: TableParams): PieceGeometry {
       name: 'back-rail',
       mesh: roundedBoxBetween([Math.min(far, inner), hy - 0.011, under - 0.1], [Math.max(far, inner), hy + 0.011, under + 0.001], 0.002, 1),
       material: 'base',
-      ...grainOf(m.base, 'x'),
+      ...woodGrain(m.base, 'x'),
     });
   }
 
@@ -447,23 +433,6 @@ const METAL_OUTDOOR: Record<string, number> = {
 };
 
 /** Powder-coated aluminium or steel of outdoor frames. */
-const POWDER_COATS: Record<string, readonly string[]> = {
-  parisian: ['#34503C', '#23262A', '#E9E6DE'], mediterranean: ['#2B4F78', '#E9E6DE', '#2A2A2A'], coastal: ['#F0EEE8', '#8FA8B5'],
-  modern: ['#2A2B2C', '#E6E6E3', '#5C5F61'], minimalist: ['#F2F2F0', '#2A2A2A'], industrial: ['#1E1E1E', '#3A3836'],
-  art_deco: ['#1A1A1A', '#0B3D3A'], luxury: ['#2C2C34', '#D4C4A8'], contemporary: ['#6E6A64', '#CFC6BA'],
-};
-
-/** Teak for outdoor pieces: honey-brown oiled, or weathered silver-grey (more often in the pale styles). */
-export function outdoorTeak(style: StyleProfile, random: Random): Material {
-  const weathered = style.id === 'coastal' || style.id === 'scandinavian' || style.id === 'japandi' ? random.chance(0.6) : random.chance(0.15);
-  return weathered ? wood('#A59D8F', '#776F62', 0.75, 0.012) : wood('#9C6B3E', '#68422A', 0.6, 0.012);
-}
-
-/** A powder-coated outdoor frame in one of the style's colours. */
-export function powderCoated(style: StyleProfile, random: Random): Material {
-  return metal(random.pick(POWDER_COATS[style.id] ?? ['#2E302F', '#3B3D3C']), 0.55);
-}
-
 const GLASS_TINTS: Record<string, string> = { luxury: '#CDBB9C', art_deco: '#B9A888', modern: '#A3AAA8' };
 
 interface TableSpec {
