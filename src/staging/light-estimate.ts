@@ -2,6 +2,7 @@ import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from '../vision/colour.js';
 import { layoutLabelMap, FLOOR, CEILING } from '../vision/geometry/room-box.js';
 import type { RawImage } from '../vision/raw-image.js';
 import type { Vec3 } from '../vision/geometry/vec3.js';
+import type { RenderLight } from '../repositories/blender/render-scene.js';
 import { pointInPolygon } from '../vision/polygon-mask.js';
 import { wallNormal, type RoomModel, type RoomOpening } from './room-model.js';
 
@@ -16,18 +17,8 @@ const CLIPPED = 0.93;
 /** Side of the grid the photo is sampled on for the light measurement. */
 const SAMPLE_GRID = 96;
 
-export interface LightSource {
-  kind: 'area';
-  center: Vec3;
-  direction: Vec3;
-  up: Vec3;
-  width: number;
-  height: number;
-  color: Vec3;
-  power: number;
-  /** Which opening it stands for; `fill` for the light from the camera's side of the room. */
-  from: string;
-}
+/** An area light of the render scene, and which opening it stands for (`fill`: the camera's side of the room). */
+export type LightSource = Extract<RenderLight, { kind: 'area' }> & { from: string };
 
 export interface LightEstimate {
   lights: LightSource[];
