@@ -17,16 +17,17 @@ function noisyPhoto(width: number, height: number, sigma: number, seed: number):
 
 describe('compositeRenderedLayer', () => {
   const photo = noisyPhoto(64, 48, 3, 1);
-  // A 20 × 16 layer at (10, 12): a piece covering its middle, a shadow beside it, render noise within tolerance elsewhere.
-  const layer = { x0: 10, y0: 12, width: 20, height: 16, pieces: new Float32Array(20 * 16 * 4), shadow: new Float32Array(20 * 16 * 3) };
+  // A 40 × 30 layer at (10, 10): a piece, a shadow beside it, render noise within tolerance everywhere else.
+  const layer = { x0: 10, y0: 10, width: 40, height: 30, pieces: new Float32Array(40 * 30 * 4), shadow: new Float32Array(40 * 30 * 3) };
+  const inPiece = (x: number, y: number) => x >= 12 && x < 20 && y >= 6 && y < 16;
+  const inShadow = (x: number, y: number) => !inPiece(x, y) && x >= 20 && x < 26 && y >= 10 && y < 20;
   const noise = seededRandom(2);
-  for (let y = 0; y < 16; y++) {
-    for (let x = 0; x < 20; x++) {
-      const i = y * 20 + x;
-      const inPiece = x >= 6 && x < 14 && y >= 2 && y < 12;
-      const inShadow = !inPiece && x >= 14 && x < 18 && y >= 6 && y < 14;
-      if (inPiece) layer.pieces.set([0.2, 0.1, 0.05, 1], i * 4);
-      const s = inShadow ? 0.6 : 1 + (noise() - 0.5) * 0.008;
+  for (let y = 0; y < 30; y++) {
+    for (let x = 0; x < 40; x++) {
+      const i = y * 40 + x;
+      if (inPiece(x, y)) layer.pieces.set([0.2, 0.1, 0.05, 1], i * 4);
+      // Noise of ±1 %, above the tolerance: only averaging tells it from a shadow.
+      const s = inShadow(x, y) ? 0.6 : 1 + (noise() - 0.5) * 0.02;
       layer.shadow.set([s, s, s], i * 3);
     }
   }
@@ -39,19 +40,40 @@ describe('compositeRenderedLayer', () => {
     }
   });
 
-  it('marks exactly the piece and its shadow as changed, not the render noise', () => {
-    assert.equal(result.changedPixels, 8 * 10 + 4 * 8);
+  it('changes the piece and its shadow, and leaves render noise alone', () => {
+    const near = (x: number, y: number, d: number) => {
+      for (let dy = -d; dy <= d; dy++) for (let dx = -d; dx <= d; dx++) if (inPiece(x + dx, y + dy) || inShadow(x + dx, y + dy)) return true;
+      return false;
+    };
+    for (let y = 0; y < 30; y++) {
+      for (let x = 0; x < 40; x++) {
+        const changed = result.changeMask[(y + 10) * 64 + (x + 10)] === 255;
+        if (inPiece(x, y)) assert.ok(changed, `piece pixel ${x},${y}`);
+        if (x > 21 && x < 24 && y > 12 && y < 18) assert.ok(changed, `shadow pixel ${x},${y}`);
+        // The averaging window (two passes of radius 2) spreads a shadow by up to 4 pixels.
+        if (!near(x, y, 5)) assert.ok(!changed, `noise at ${x},${y} counted as a change`);
+      }
+    }
   });
 
   it('darkens the shadow by its ratio and puts the piece over the photo', () => {
-    const p = (12 + 10) * 64 + (10 + 15);
+    const p = (10 + 15) * 64 + (10 + 23);
     assert.ok(result.image.data[p * 3]! < photo.data[p * 3]! - 20, 'the shadow darkens');
-    const q = (12 + 5) * 64 + (10 + 8);
+    const q = (10 + 10) * 64 + (10 + 15);
     assert.ok(Math.abs(result.image.data[q * 3]! - 124) <= 8, `piece red ${result.image.data[q * 3]}`);
   });
 
   it('is reproducible with its seed', () => {
     assert.deepEqual(compositeRenderedLayer(photo, layer, { grain: 2, seed: 9 }).image.data, result.image.data);
+  });
+
+  it('fades a shadow that reaches the edge of the rendered region instead of cutting it', () => {
+    const edge = { x0: 10, y0: 10, width: 30, height: 20, pieces: new Float32Array(30 * 20 * 4), shadow: new Float32Array(30 * 20 * 3).fill(0.5) };
+    const faded = compositeRenderedLayer(photo, edge, { grain: 0, seed: 1 });
+    const darkening = (x: number) => photo.data[((10 + 10) * 64 + x) * 3]! - faded.image.data[((10 + 10) * 64 + x) * 3]!;
+    assert.ok(darkening(10) < darkening(13), 'weaker at the edge');
+    assert.ok(darkening(13) <= darkening(25), 'full inside');
+    assert.equal(faded.image.data[((10 + 10) * 64 + 10) * 3], photo.data[((10 + 10) * 64 + 10) * 3], 'nothing at the very edge');
   });
 });
 

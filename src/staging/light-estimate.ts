@@ -59,7 +59,8 @@ export function estimateLight(photo: RawImage, room: RoomModel): LightEstimate {
     }
   }
   const whiteLevel = calibration.length > 0 ? medianOf(calibration.map((s) => s.target)) : 0.6;
-  const neutral: Vec3 = calibration.length > 0 ? normalizeColour(wallChroma) : [1, 1, 1];
+  // Walls are often tinted paint (an orange accent wall is not orange light): a fifth of their colour is kept.
+  const neutral: Vec3 = calibration.length > 0 ? normalizeColour(wallChroma, 0.2) : [1, 1, 1];
 
   const lights: LightSource[] = [];
   room.openings.forEach((opening, index) => {
@@ -127,7 +128,7 @@ function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, wh
     up: [0, 0, 1],
     width: widthM,
     height: heightM,
-    color: normalizeColour(mean),
+    color: normalizeColour(mean, 0.5),
     power: 300 * widthM * heightM * Math.max(0.5, brightness) * boost,
   };
 }
@@ -145,11 +146,11 @@ function lum(rgb: Readonly<Vec3>): number {
   return LUMINANCE_WEIGHTS[0] * rgb[0] + LUMINANCE_WEIGHTS[1] * rgb[1] + LUMINANCE_WEIGHTS[2] * rgb[2];
 }
 
-/** A colour scaled to luminance 1, its saturation halved: light colour from surfaces that are not quite neutral. */
-function normalizeColour(rgb: Readonly<Vec3>): Vec3 {
+/** A colour scaled to luminance 1 with `saturation` of its chroma kept: light colour from what is not quite neutral. */
+function normalizeColour(rgb: Readonly<Vec3>, saturation: number): Vec3 {
   const l = lum(rgb);
   if (!(l > 0)) return [1, 1, 1];
-  return [0.5 + (0.5 * rgb[0]) / l, 0.5 + (0.5 * rgb[1]) / l, 0.5 + (0.5 * rgb[2]) / l];
+  return [1 - saturation + (saturation * rgb[0]) / l, 1 - saturation + (saturation * rgb[1]) / l, 1 - saturation + (saturation * rgb[2]) / l];
 }
 
 function medianOf(values: number[]): number {

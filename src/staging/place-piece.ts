@@ -67,7 +67,11 @@ export function placePiece(room: RoomModel, request: PlacementRequest): Placemen
   if (request.at) {
     const floorPoint = pointOnFloor(room.camera, room.box.floor, request.at.x, request.at.y);
     if (!floorPoint) return { placed: false, reason: 'the given point is not on the floor (at or above the horizon)' };
-    return { placed: true, placement: pose(room, footprint, { x: floorPoint[0], y: floorPoint[1], yaw: request.at.yaw }, 0), candidates: 1 };
+    const placement = pose(room, footprint, { x: floorPoint[0], y: floorPoint[1], yaw: request.at.yaw }, 0);
+    if (violation(room, { ...request, preserveWindows: false }, placement) === 'room') {
+      return { placed: false, reason: `a ${describe(footprint)} at that point would stand through a wall of the room as analysed` };
+    }
+    return { placed: true, placement, candidates: 1 };
   }
   const candidates = candidatePoses(room, footprint);
   const scored: Placement[] = [];

@@ -1,4 +1,6 @@
+import { boxMean } from './box-filter.js';
 import { byteOfLinear, LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from './colour.js';
+import { smoothstep } from './shaping.js';
 import type { RawImage } from './raw-image.js';
 
 /** A shadow ratio this close to 1 is no change: the pixel stays bit-identical (render noise on the untouched floor). */
@@ -29,6 +31,12 @@ export interface CompositeOptions {
    * piece cannot shadow it (the renderer's wall runs across the opening).
    */
   unshadowed?: Uint8Array;
+  /**
+   * Edges of the layer that are not the photo's: the shadow fades out over the last pixels before them, so a shadow
+   * that reaches past the rendered region ends softly instead of along a straight line. Default: every edge that is
+   * not an image border.
+   */
+  fadeEdges?: boolean;
 }
 
 export interface Composite {
@@ -54,6 +62,7 @@ export function compositeRenderedLayer(photo: RawImage, layer: RenderedLayer, op
   const changeMask = new Uint8Array(width * height);
   let changedPixels = 0;
   const noise = gaussianSource(options.seed);
+  const ratio = shadowRatio(layer, photo, options.fadeEdges ?? true);
   for (let ly = 0; ly < layer.height; ly++) {
     const y = layer.y0 + ly;
     if (y < 0 || y >= height) continue;
@@ -62,13 +71,8 @@ export function compositeRenderedLayer(photo: RawImage, layer: RenderedLayer, op
       if (x < 0 || x >= width) continue;
       const l = ly * layer.width + lx;
       const alpha = Math.min(1, Math.max(0, layer.pieces[l * 4 + 3]!));
-      const sr = layer.shadow[l * 3]!;
-      const sg = layer.shadow[l * 3 + 1]!;
-      const sb = layer.shadow[l * 3 + 2]!;
-      let s = LUMINANCE_WEIGHTS[0] * sr + LUMINANCE_WEIGHTS[1] * sg + LUMINANCE_WEIGHTS[2] * sb;
-      if (!Number.isFinite(s)) s = 1;
-      s = Math.min(1, Math.max(0, s));
       const p = y * width + x;
+      let s = Math.min(1, Math.max(0, ratio[l]!));
       if (s > 1 - SHADOW_UNCHANGED_TOLERANCE || options.unshadowed?.[p]) s = 1;
       if (alpha <= 1 / 1024 && s === 1) continue;
       changeMask[p] = 255;
@@ -83,6 +87,50 @@ export function compositeRenderedLayer(photo: RawImage, layer: RenderedLayer, op
     }
   }
   return { image: { ...photo, data: out }, changeMask, changedPixels };
+}
+
+/**
+ * The shadow ratio as luminance, denoised and faded at the layer's inner edges. The ratio is a smooth signal but
+ * the render's is noisy, and noise clipped at 1 would only ever darken (a speckled grey rectangle over the whole
+ * region at low sample counts); so it is averaged first, over a window that ignores the pieces' own pixels
+ * (normalised convolution with weight 1 − α: a dark piece does not spread into the floor beside it), and only then
+ * compared with 1.
+ */
+function shadowRatio(layer: RenderedLayer, photo: RawImage, fadeEdges: boolean): Float32Array {
+  const { width, height } = layer;
+  const n = width * height;
+  const weight = new Float32Array(n);
+  const weighted = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = 1 - Math.min(1, Math.max(0, layer.pieces[i * 4 + 3]!));
+    let s = LUMINANCE_WEIGHTS[0] * layer.shadow[i * 3]! + LUMINANCE_WEIGHTS[1] * layer.shadow[i * 3 + 1]! + LUMINANCE_WEIGHTS[2] * layer.shadow[i * 3 + 2]!;
+    if (!Number.isFinite(s)) s = 1;
+    weight[i] = w;
+    weighted[i] = w * s;
+  }
+  const radius = Math.max(2, Math.round(0.005 * Math.max(width, height)));
+  // Two box passes: close to a Gaussian, in constant time per pixel.
+  const num = boxMean(boxMean(weighted, width, height, radius), width, height, radius);
+  const den = boxMean(boxMean(weight, width, height, radius), width, height, radius);
+  const ratio = new Float32Array(n);
+  const taper = Math.max(4, Math.round(0.06 * Math.min(width, height)));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      let s = den[i]! > 1e-4 ? num[i]! / den[i]! : 1;
+      if (fadeEdges) {
+        // Distance to the nearest edge of the layer that lies inside the photo.
+        let d = Infinity;
+        if (layer.x0 > 0) d = Math.min(d, x);
+        if (layer.y0 > 0) d = Math.min(d, y);
+        if (layer.x0 + width < photo.width) d = Math.min(d, width - 1 - x);
+        if (layer.y0 + height < photo.height) d = Math.min(d, height - 1 - y);
+        if (d < taper) s = 1 - (1 - s) * smoothstep(0, taper, d);
+      }
+      ratio[i] = s;
+    }
+  }
+  return ratio;
 }
 
 /** Standard normal samples from a seeded mulberry32 (Box–Muller). */

@@ -616,10 +616,12 @@ def main():
         json.dump(report, f, indent=1)
 
 
-try:
-    main()
-except Exception:
-    import traceback
+# Run as a script (blender -P); another Blender script may import this one for its functions.
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception:
+        import traceback
 
-    traceback.print_exc()
-    sys.exit(1)
+        traceback.print_exc()
+        sys.exit(1)

@@ -1057,16 +1057,18 @@ def main():
         json.dump(meta, f)
 
 
-try:
-    main()
-except SceneError as e:
-    sys.stderr.write("%s: error: %s\n" % (PREFIX, e))
-    sys.stderr.flush()
-    sys.exit(1)
-except Exception as e:
-    import traceback
+# Run as a script (blender -P); another Blender script may import this one for its functions.
+if __name__ == "__main__":
+    try:
+        main()
+    except SceneError as e:
+        sys.stderr.write("%s: error: %s\n" % (PREFIX, e))
+        sys.stderr.flush()
+        sys.exit(1)
+    except Exception as e:
+        import traceback
 
-    traceback.print_exc()
-    sys.stderr.write("%s: error: %s: %s\n" % (PREFIX, type(e).__name__, e))
-    sys.stderr.flush()
-    sys.exit(1)
+        traceback.print_exc()
+        sys.stderr.write("%s: error: %s: %s\n" % (PREFIX, type(e).__name__, e))
+        sys.stderr.flush()
+        sys.exit(1)
