@@ -46,6 +46,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationSpec<K> } = {
       roomId: { type: 'string', required: false },
       furnitureId: { type: 'string', required: false },
       preserveWindows: { type: 'boolean', required: false },
+      seed: { type: 'number', required: false },
       webhook,
     },
   },

@@ -27,6 +27,8 @@ export interface FurnishRequest {
   furnitureId?: string;
   /** Leave windows and doors untouched; ignored with a mask. */
   preserveWindows?: boolean;
+  /** Extension: the same request and seed give the same pixels; the job's result reports the one used. */
+  seed?: number;
   webhook?: string;
 }
 
