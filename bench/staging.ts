@@ -50,8 +50,8 @@ const STYLE_PAIRS = [
   ['minimalist', 'art_deco'],
   ['farmhouse', 'luxury'],
 ] as const;
-const PHOTO_LONG_SIDE = 1280;
-const PHOTO_SAMPLES = 64;
+const PHOTO_LONG_SIDE = 1024;
+const PHOTO_SAMPLES = 48;
 
 const config = loadConfig(process.env);
 const renderer = new BlenderRenderer({ executable: config.staging.blender });
