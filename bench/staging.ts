@@ -170,17 +170,20 @@ async function catalogCell(id: string): Promise<Buffer> {
       { name: 'wall', role: 'catcher', polygon: [[-20, back, 0], [20, back, 0], [20, back, 10], [-20, back, 10]] },
     ],
     lights: [
-      { kind: 'area', center: [-2.5, -3, 3.2], direction: normalize([2.5, 3, -2.8]), up: [0, 0, 1], width: 3, height: 3, color: [1, 0.97, 0.92], power: 2200 },
-      { kind: 'area', center: [3, -2, 1.8], direction: normalize([-3, 2, -1]), up: [0, 0, 1], width: 2, height: 2, color: [0.92, 0.96, 1], power: 500 },
+      { kind: 'area', center: [-2.5, -3, 3.2], direction: normalize([2.5, 3, -2.8]), up: [0, 0, 1], width: 3, height: 3, color: [1, 0.97, 0.92], power: 2200, glossy: false },
+      { kind: 'area', center: [3, -2, 1.8], direction: normalize([-3, 2, -1]), up: [0, 0, 1], width: 2, height: 2, color: [0.92, 0.96, 1], power: 500, glossy: false },
     ],
     ambient: { color: [1, 1, 1], strength: 0.35 },
     pieces: placed,
   };
-  // Exposure as a photographer would set it: a white wall behind the pieces renders at 85 % (white-card calibration).
+  // Exposure as a photographer would set it: a white wall behind the pieces renders at 85 % (white-card calibration;
+  // the calibration render hides the pieces, so points behind them count too).
   const wallPoints: { x: number; y: number; target: number }[] = [];
   for (let i = 0; i <= 8; i++) {
-    const [u, v] = project(scene, [-total / 2 + (total * i) / 8, back, tallest * 1.15]);
-    if (u > 0 && u < CELL_WIDTH && v > 0 && v < CELL_HEIGHT) wallPoints.push({ x: u, y: v, target: 0.85 });
+    for (const height of [0.4, 0.8, 1.1]) {
+      const [u, v] = project(scene, [-total / 2 + (total * i) / 8, back, tallest * height]);
+      if (u > 0 && u < CELL_WIDTH && v > 0 && v < CELL_HEIGHT) wallPoints.push({ x: u, y: v, target: 0.85 });
+    }
   }
   if (wallPoints.length > 0) scene.calibration = { samples: wallPoints };
   const passes = await renderer.render(scene, {});

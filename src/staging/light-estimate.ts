@@ -81,6 +81,7 @@ export function estimateLight(photo: RawImage, room: RoomModel): LightEstimate {
     height: Math.max(1.5, room.box.ceiling - room.box.floor - 0.3),
     color: neutral,
     power: windowPower > 0 ? windowPower * 0.6 : 400,
+    glossy: false,
     from: 'fill',
   });
   // Interiors are lit mostly by light that has bounced: a world light gives the diffuse share, so that a piece casts

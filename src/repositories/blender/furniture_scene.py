@@ -655,6 +655,9 @@ def add_lights(spec, col):
         data.color = tuple(max(0.0, v) for v in color)
         data.cycles.cast_shadow = True
         ob.visible_camera = False  # the pieces pass holds the pieces only; reflections of the light stay
+        # A light that stands for diffuse light (the room behind the camera) lights but is not mirrored: a bright
+        # panel in every glossy front would wash out dark polished wood.
+        ob.visible_glossy = bool(l.get("glossy", True))
         col.objects.link(ob)
         lights.append(data)
     return lights

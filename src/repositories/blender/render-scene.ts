@@ -75,6 +75,11 @@ export type RenderLight =
       /** Linear RGB, Watts as Blender counts them. */
       color: Vec3;
       power: number;
+      /**
+       * Whether glossy surfaces mirror it (default true): a window does; a light that stands for diffuse light from a
+       * whole side of the room does not (its reflection would be a bright panel that no real room has).
+       */
+      glossy?: boolean;
     }
   | {
       kind: 'sun';
