@@ -11,6 +11,8 @@ const DOOR_SIDE_MARGIN_M = 0.15;
 /** The nearest a piece stands to the camera: closer, a piece fills the frame and its perspective exaggerates. */
 const NEAREST_TO_CAMERA_M = 1.0;
 const GRID_STEP_M = 0.1;
+/** How close in the photo a piece may come to a window or door it must leave untouched. */
+const OPENING_MARGIN_PX = 2;
 
 export interface Placement {
   /** Centre of the footprint on the floor, world metres. */
@@ -206,7 +208,8 @@ function violation(room: RoomModel, request: PlacementRequest, placement: Placem
   }
   if (request.preserveWindows || request.obstacles?.length) {
     const hull = convexHull(placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
-    if (request.preserveWindows && room.openings.some((opening) => convexOverlap(hull, opening.polygon))) return 'openings';
+    // Two pixels of margin: a mesh may stand up to 1 cm past its footprint's box, and its edge is antialiased.
+    if (request.preserveWindows && room.openings.some((opening) => convexOverlap(hull, opening.polygon, OPENING_MARGIN_PX))) return 'openings';
     if (request.obstacles?.some((outline) => convexOverlap(hull, outline))) return 'obstacle';
   }
   return undefined;
@@ -273,18 +276,23 @@ export function convexHull(points: [number, number][]): [number, number][] {
   return [...lower.slice(0, -1), ...upper.slice(0, -1)];
 }
 
-/** Whether two convex polygons overlap (separating axis test; touching edges do not count). */
-export function convexOverlap(a: [number, number][], b: [number, number][]): boolean {
+/**
+ * Whether two convex polygons come closer than `margin` pixels (separating axis test; with margin 0, touching edges
+ * do not count).
+ */
+export function convexOverlap(a: [number, number][], b: [number, number][], margin = 0): boolean {
   if (a.length < 3 || b.length < 3) return false;
   for (const polygon of [a, b]) {
     for (let i = 0; i < polygon.length; i++) {
       const p = polygon[i]!;
       const q = polygon[(i + 1) % polygon.length]!;
-      const axis: [number, number] = [q[1] - p[1], p[0] - q[0]];
+      const length = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      if (length < 1e-12) continue;
+      const axis: [number, number] = [(q[1] - p[1]) / length, (p[0] - q[0]) / length];
       const project = (poly: [number, number][]) => poly.map((v) => v[0] * axis[0] + v[1] * axis[1]);
       const pa = project(a);
       const pb = project(b);
-      if (Math.max(...pa) <= Math.min(...pb) + 1e-9 || Math.max(...pb) <= Math.min(...pa) + 1e-9) return false;
+      if (Math.max(...pa) + margin <= Math.min(...pb) + 1e-9 || Math.max(...pb) + margin <= Math.min(...pa) + 1e-9) return false;
     }
   }
   return true;
