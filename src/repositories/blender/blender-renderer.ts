@@ -105,8 +105,13 @@ export class BlenderRenderer {
       }
       const pieces = await readFloats(path.join(outDir, 'pieces.f32'), width * height * 4);
       const shadow = await readFloats(path.join(outDir, 'shadow.f32'), width * height * 3);
+      const guides = {
+        albedo: await readFloats(path.join(outDir, 'albedo.f32'), width * height * 3),
+        normal: await readFloats(path.join(outDir, 'normal.f32'), width * height * 3),
+        depth: await readFloats(path.join(outDir, 'depth.f32'), width * height),
+      };
       this.logger?.debug({ width, height, samples: scene.samples, seconds, lightScale: meta.lightScale, blender: meta.timings }, 'blender render done');
-      return { width, height, pieces, shadow, lightScale: meta.lightScale, seconds, peakMemoryMiB: meta.peakMemoryMiB ?? 0 };
+      return { width, height, pieces, shadow, guides, lightScale: meta.lightScale, seconds, peakMemoryMiB: meta.peakMemoryMiB ?? 0 };
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }

@@ -6,6 +6,8 @@ SCENE.json is a RenderScene (render-scene.ts). Writes into OUTDIR:
   pieces.f32   region height x width x 4 float32, premultiplied linear RGBA of the pieces, rows top to bottom
   shadow.f32   region height x width x 3 float32, Cycles' Shadow Catcher pass (the factor the photo is multiplied by;
                1 where the pieces change nothing), rows top to bottom
+  albedo.f32, normal.f32 (x 3), depth.f32 (x 1)
+               Cycles' denoising feature passes, the guides of our own denoiser, rows top to bottom
   meta.json    { width, height, lightScale, timings, blenderVersion }
 
 Colour: every number in and out is scene-linear Rec.709. The passes come out of the compositor as 32-bit float
@@ -50,6 +52,13 @@ CALIBRATION_SAMPLES = 16
 # highlights (windows, lamps) would otherwise turn the catchers into light amplifiers.
 MAX_ALBEDO = 0.9
 NEUTRAL_ALBEDO = 0.5
+
+
+DEFAULT_ADAPTIVE_THRESHOLD = 0.01
+# The denoiser's guides (pass name in Blender, file prefix and .f32 name here, channels written).
+GUIDE_PASSES = ("Denoising Albedo", "Denoising Normal", "Denoising Depth")
+GUIDE_FILES = ("albedo", "normal", "depth")
+GUIDE_CHANNELS = (3, 3, 1)
 
 
 class SceneError(Exception):
@@ -755,8 +764,11 @@ def setup_render(scene, spec):
     cy.samples = int(number(spec.get("samples"), "samples", 1))
     cy.seed = int(number(spec.get("seed", 0), "seed")) % 2147483647
     cy.use_animated_seed = False
-    cy.use_adaptive_sampling = True
-    cy.adaptive_threshold = 0.01
+    # Adaptive sampling stops a pixel once its noise estimate is under the threshold; 0 renders every sample everywhere
+    # (a reference render).
+    threshold = number(spec.get("adaptiveThreshold", DEFAULT_ADAPTIVE_THRESHOLD), "adaptiveThreshold", 0.0)
+    cy.use_adaptive_sampling = threshold > 0
+    cy.adaptive_threshold = threshold if threshold > 0 else DEFAULT_ADAPTIVE_THRESHOLD
     cy.use_denoising = False  # Debian's Blender has no OpenImageDenoise
     cy.use_preview_denoising = False
     cy.max_bounces = 4
@@ -781,6 +793,9 @@ def setup_render(scene, spec):
     vl = scene.view_layers[0]
     vl.use_pass_combined = True
     vl.cycles.use_pass_shadow_catcher = True
+    # Feature passes that guide our own denoiser (src/vision/feature-denoise.ts): albedo, normal and depth of what
+    # each pixel sees first, nearly noise-free at any sample count. Storing them needs no denoiser in this build.
+    vl.cycles.denoising_store_passes = True
     return vl
 
 
@@ -808,6 +823,12 @@ def setup_compositor(scene, view_layer):
         raise SceneError("this Blender has no Shadow Catcher pass (Blender 3.0 or later is needed)")
     nt.links.new(rl.outputs["Image"], out.inputs[0])
     nt.links.new(rl.outputs["Shadow Catcher"], out.inputs[1])
+    for i, name in enumerate(GUIDE_PASSES):
+        socket = rl.outputs.get(name)
+        if socket is None or not socket.enabled:
+            raise SceneError("this Blender has no %s pass" % name)
+        out.file_slots.new(GUIDE_FILES[i] + "_")
+        nt.links.new(socket, out.inputs[2 + i])
     return out
 
 
@@ -824,7 +845,7 @@ def render_into(scene, out_node, directory):
             raise SceneError("Blender wrote no %s EXR (the render failed?)" % prefix)
         return found[-1]
 
-    return seconds, find("pieces_"), find("shadow_")
+    return seconds, find("pieces_"), find("shadow_"), [find(name + "_") for name in GUIDE_FILES]
 
 
 class Pixels:
@@ -923,7 +944,7 @@ def calibrate(ctx, spec, workdir):
         ob.is_holdout = False
         ob.data.materials[0] = s["calibration"]
     try:
-        _, path, _ = render_into(scene, ctx["out"], os.path.join(workdir, "calibration"))
+        _, path, _, _ = render_into(scene, ctx["out"], os.path.join(workdir, "calibration"))
         img = read_exr(path)
 
         def lum(x, y):
@@ -1021,7 +1042,7 @@ def main():
     timings["calibration"] = time.time() - t1
 
     set_border(scene, spec, region)
-    timings["render"], pieces_path, shadow_path = render_into(scene, ctx["out"], os.path.join(work, "final"))
+    timings["render"], pieces_path, shadow_path, guide_paths = render_into(scene, ctx["out"], os.path.join(work, "final"))
 
     t2 = time.time()
     x0, y0, x1, y1 = region
@@ -1037,6 +1058,12 @@ def main():
         pieces_px.channels(4).tofile(f)
     with open(os.path.join(outdir, "shadow.f32"), "wb") as f:
         shadow_px.channels(3).tofile(f)
+    for name, channels, path in zip(GUIDE_FILES, GUIDE_CHANNELS, guide_paths):
+        px = read_exr(path)
+        if (px.height, px.width) != want:
+            raise SceneError("the %s pass is %dx%d, the region %dx%d" % (name, px.width, px.height, want[1], want[0]))
+        with open(os.path.join(outdir, name + ".f32"), "wb") as f:
+            px.channels(channels).tofile(f)
     for d in ("calibration", "final"):
         for f in glob.glob(os.path.join(work, d, "*.exr")):
             os.remove(f)

@@ -18,6 +18,11 @@ export interface RenderScene {
   region?: { x0: number; y0: number; x1: number; y1: number };
   /** Cycles samples per pixel. */
   samples: number;
+  /**
+   * Cycles' adaptive sampling: a pixel stops once its estimated noise is under this threshold. Default 0.01; 0 turns
+   * adaptive sampling off (every pixel gets every sample: a reference render).
+   */
+  adaptiveThreshold?: number;
   /** Render threads; 0 lets Blender use every core. */
   threads: number;
   /** Noise seed of the sampler: with the same scene and seed the same pixels. */
@@ -108,6 +113,12 @@ export interface RenderPasses {
   pieces: Float32Array;
   /** Shadow-catcher ratio, RGB: what the photo's light becomes where the pieces shadow or light the room (1 = unchanged). */
   shadow: Float32Array;
+  /**
+   * What each pixel sees first, nearly free of noise at any sample count (Cycles' denoising feature passes): albedo
+   * (RGB), normal (world XYZ) and depth (metres, one value). They guide the denoising of the pieces; a renderer that
+   * has none leaves them out and the pieces are composited as rendered.
+   */
+  guides?: { albedo: Float32Array; normal: Float32Array; depth: Float32Array };
   /** Scale the calibration applied to every light (1 without calibration). */
   lightScale: number;
   /** Seconds Blender spent, start to exit. */
