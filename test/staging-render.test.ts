@@ -5,7 +5,8 @@ import { Random } from '../src/random.js';
 import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
 import { estimateLight } from '../src/staging/light-estimate.js';
 import { placePiece } from '../src/staging/place-piece.js';
-import { renderRegion, renderScene } from '../src/staging/render-setup.js';
+import { renderedLayer } from '../src/services/staging/furnish-piece.js';
+import { renderRegion, renderScene, scaleRenderScene } from '../src/staging/render-setup.js';
 import { compositeRenderedLayer } from '../src/vision/differential-composite.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
@@ -73,5 +74,43 @@ describe('a piece rendered into a photo', { skip: availability.ok ? false : `Ble
     // The piece stands in the region the placement predicted.
     const box = outcome.placement.imageBox;
     assert.ok(box.x0 >= region.x0 && box.x1 <= region.x1 && box.y0 >= region.y0 && box.y1 <= region.y1);
+  });
+
+  it('rendered smaller, denoised and resampled up: the piece where the full-size render has it, nothing else touched', async () => {
+    const width = 96;
+    const height = 72;
+    const room = syntheticRoom(width, height);
+    const photo = photoOf(width, height);
+    const piece = samplePiece('sideboard', 'scandinavian', 11);
+    const outcome = placePiece(room, { footprint: piece.footprint, preserveWindows: true, random: new Random(11) });
+    assert.ok(outcome.placed);
+    const light = estimateLight(photo, room);
+    const region = renderRegion(room, [outcome.placement]);
+    const scene = renderScene({ room, light, pieces: [{ name: piece.id, placement: outcome.placement, geometry: piece.build() }], region, samples: 8, threads: 0, seed: 11 });
+    const full = await renderer.render(scene, { photo });
+    assert.ok(full.guides, 'the render has its feature passes');
+    const fullLayer = renderedLayer(full, scaleRenderScene(scene, Infinity).grid, region);
+    const scaled = scaleRenderScene(scene, (width * height) / 4);
+    assert.ok(Math.abs(scaled.grid.scale - 0.5) < 0.01);
+    const small = await renderer.render(scaled.scene, { photo });
+    const layer = renderedLayer(small, scaled.grid, region);
+    assert.deepEqual([layer.x0, layer.y0, layer.width, layer.height], [region.x0, region.y0, region.x1 - region.x0, region.y1 - region.y0]);
+    // The coverage of the half-size render, resampled, agrees with the full-size one but for its softer edge.
+    let agree = 0;
+    let covered = 0;
+    for (let i = 0; i < layer.width * layer.height; i++) {
+      const a = fullLayer.pieces[i * 4 + 3]! > 0.5;
+      if (a) covered++;
+      if (a && layer.pieces[i * 4 + 3]! > 0.5) agree++;
+    }
+    assert.ok(covered > 20 && agree > 0.8 * covered, `${agree} of ${covered} covered pixels agree`);
+    const composite = compositeRenderedLayer(photo, layer, { grain: 1, seed: 11 });
+    for (let p = 0; p < width * height; p++) {
+      if (composite.changeMask[p]) continue;
+      for (let c = 0; c < 3; c++) assert.equal(composite.image.data[p * 3 + c], photo.data[p * 3 + c], `pixel ${p} changed outside the change mask`);
+    }
+    // The same seed gives the same bytes.
+    const again = renderedLayer(await renderer.render(scaled.scene, { photo }), scaled.grid, region);
+    assert.deepEqual(again.pieces, layer.pieces);
   });
 });

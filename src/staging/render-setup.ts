@@ -108,3 +108,58 @@ export function renderScene(args: {
     calibration: { samples: light.calibration },
   };
 }
+
+/**
+ * Where a scene rendered at a reduced resolution puts a full-image point: render pixel (u', v') = (scale · u,
+ * scale · v + offsetY) in continuous coordinates (a pixel's centre at +0.5), the rendered region starting at render
+ * pixel (x0, y0). At scale 1 the render's pixels are the photo's and (x0, y0) the region's origin.
+ */
+export interface RenderGrid {
+  scale: number;
+  offsetY: number;
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+}
+
+/** Render pixels added around the scaled region so that the resampling kernel has neighbours at its edges. */
+const SCALED_REGION_MARGIN = 3;
+
+/**
+ * The scene rendered as if the photo had at most `maxPixels` pixels: the same camera (the frame is the same up to a
+ * quarter of a render pixel in height, which `offsetY` accounts for), the image, principal point, focal length,
+ * region and calibration points scaled, and the grid that maps the photo's pixels onto the render's. A photo that
+ * is already small enough is rendered as it is (scale 1).
+ *
+ * Rendering a 12 MP photo's region at its full resolution costs its pixels × samples; a phone's 12 MP photo is not
+ * pixel-sharp (demosaicing, noise reduction, JPEG), and the region resampled up matches its sharpness.
+ */
+export function scaleRenderScene(scene: RenderScene, maxPixels: number): { scene: RenderScene; grid: RenderGrid } {
+  const region = scene.region ?? { x0: 0, y0: 0, x1: scene.width, y1: scene.height };
+  if (!(maxPixels > 0) || scene.width * scene.height <= maxPixels) {
+    return { scene, grid: { scale: 1, offsetY: 0, x0: region.x0, y0: region.y0, width: region.x1 - region.x0, height: region.y1 - region.y0 } };
+  }
+  const width = Math.max(1, Math.round(scene.width * Math.sqrt(maxPixels / (scene.width * scene.height))));
+  const scale = width / scene.width;
+  const height = Math.max(1, Math.round(scene.height * scale));
+  // Blender keeps the frame's centre and its horizontal extent: v' − height/2 = scale · (v − H/2).
+  const offsetY = (height - scale * scene.height) / 2;
+  const m = SCALED_REGION_MARGIN;
+  const x0 = Math.max(0, Math.floor(scale * region.x0) - m);
+  const x1 = Math.min(width, Math.ceil(scale * region.x1) + m);
+  const y0 = Math.max(0, Math.floor(scale * region.y0 + offsetY) - m);
+  const y1 = Math.min(height, Math.ceil(scale * region.y1 + offsetY) + m);
+  const { camera } = scene;
+  return {
+    scene: {
+      ...scene,
+      width,
+      height,
+      region: { x0, y0, x1, y1 },
+      camera: { ...camera, focal: camera.focal * scale, cx: camera.cx * scale, cy: camera.cy * scale + offsetY },
+      ...(scene.calibration ? { calibration: { samples: scene.calibration.samples.map((p) => ({ ...p, x: p.x * scale, y: p.y * scale + offsetY })) } } : {}),
+    },
+    grid: { scale, offsetY, x0, y0, width: x1 - x0, height: y1 - y0 },
+  };
+}

@@ -3,9 +3,13 @@ import { samplePiece } from '../../furniture/library.js';
 import { Random } from '../../random.js';
 import { estimateLight } from '../../staging/light-estimate.js';
 import { placePiece } from '../../staging/place-piece.js';
-import { renderRegion, renderScene } from '../../staging/render-setup.js';
+import { renderRegion, renderScene, scaleRenderScene, type RenderGrid } from '../../staging/render-setup.js';
 import { roomModel } from '../../staging/room-model.js';
-import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
+import type { RenderPasses } from '../../repositories/blender/render-scene.js';
+import { compositeRenderedLayer, estimateNoiseLevel, type RenderedLayer } from '../../vision/differential-composite.js';
+import { denoiseLayer } from '../../vision/feature-denoise.js';
+import { resizeLanczos3 } from '../../vision/lanczos.js';
+import { resampleLayer } from '../../vision/resample-layer.js';
 import type { Box } from '../../vision/box.js';
 import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
@@ -33,7 +37,19 @@ export interface RenderQuality {
   /** Cycles samples per pixel of the final render. */
   samples: number;
   threads: number;
+  /**
+   * The render's resolution as a photo of at most this many pixels (default MAX_RENDER_PIXELS); a larger photo's
+   * region is rendered smaller and resampled up to it.
+   */
+  maxRenderPixels?: number;
 }
+
+/**
+ * A 12 MP photo's region is rendered as if the photo had 4 MP and resampled up (1.7× in each direction): a phone's
+ * 12 MP photo is not sharper than that at the pixel (demosaicing, noise reduction, JPEG), and the render costs a
+ * third of its pixels × samples (docs/decisions/0011, 2026-11-26).
+ */
+export const MAX_RENDER_PIXELS = 4_000_000;
 
 export interface FurnishedPhoto {
   image: RawImage;
@@ -103,11 +119,14 @@ export async function furnishPiece(
     threads: deps.quality.threads,
     seed: request.seed,
   });
+  const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
+  // The catchers take the photo as their albedo through the frame's coordinates: a photo of the render's size will do.
+  const photo = scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
   progress(0.25);
-  const passes = await deps.renderer.render(scene, { photo: image, ...(deps.signal ? { signal: deps.signal } : {}) });
+  const passes = await deps.renderer.render(scaled.scene, { photo, ...(deps.signal ? { signal: deps.signal } : {}) });
   progress(0.9);
   const grain = estimateNoiseLevel(image, region);
-  const composite = compositeRenderedLayer(image, { x0: region.x0, y0: region.y0, width: passes.width, height: passes.height, pieces: passes.pieces, shadow: passes.shadow }, {
+  const composite = compositeRenderedLayer(image, renderedLayer(passes, scaled.grid, region), {
     grain,
     seed: request.seed,
     unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
@@ -142,9 +161,25 @@ export async function furnishPiece(
         renderSeconds: round(passes.seconds),
         renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
         samples: deps.quality.samples,
+        // The render's pixels per photo pixel along each side (1: rendered at the photo's resolution).
+        renderScale: round(scaled.grid.scale),
+        denoised: passes.guides !== undefined,
       },
     },
   };
+}
+
+/**
+ * The layer the composite takes from a render: the pieces denoised with the render's feature passes (when it has
+ * them), at the render's resolution, then resampled onto the photo's pixels of the region when it was rendered
+ * smaller.
+ */
+export function renderedLayer(passes: RenderPasses, grid: RenderGrid, region: { x0: number; y0: number; x1: number; y1: number }): RenderedLayer {
+  const pieces = passes.guides ? denoiseLayer(passes.width, passes.height, passes.pieces, passes.guides) : passes.pieces;
+  if (grid.scale === 1) return { x0: region.x0, y0: region.y0, width: passes.width, height: passes.height, pieces, shadow: passes.shadow };
+  const target = { x0: region.x0, y0: region.y0, width: region.x1 - region.x0, height: region.y1 - region.y0 };
+  const resampled = resampleLayer({ width: passes.width, height: passes.height, pieces, shadow: passes.shadow }, grid, target);
+  return { ...target, pieces: resampled.pieces, shadow: resampled.shadow };
 }
 
 /**
