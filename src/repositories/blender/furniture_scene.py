@@ -983,6 +983,20 @@ def calibrate(ctx, spec, workdir):
     return scale, len(ratios)
 
 
+def peak_memory_mib():
+    """Blender's own peak resident set. getrusage's ru_maxrss survives exec on Linux: it would also count the memory of
+    the Node process Blender was forked from (hundreds of MiB). /proc/self/status's VmHWM is this program's alone."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # KiB
+    except OSError:
+        pass
+    # Linux reports the peak resident set in KiB.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def load_spec(path):
     with open(path) as f:
         spec = json.load(f)
@@ -1080,8 +1094,7 @@ def main():
         "calibrationSamples": used,
         "timings": timings,
         "blenderVersion": bpy.app.version_string,
-        # Linux reports the peak resident set in KiB.
-        "peakMemoryMiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peakMemoryMiB": peak_memory_mib(),
     }
     with open(os.path.join(outdir, "meta.json"), "w") as f:
         json.dump(meta, f)
