@@ -182,7 +182,7 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
     },
     staging: {
       blender: env.ROOMCRAFT_BLENDER || 'blender',
-      samples: int(env, 'ROOMCRAFT_STAGING_SAMPLES', 128),
+      samples: int(env, 'ROOMCRAFT_STAGING_SAMPLES', 256),
       threads: int(env, 'ROOMCRAFT_STAGING_THREADS', 0),
     },
   };
