@@ -64,6 +64,7 @@ import { fillPolygon } from '../src/vision/polygon-mask.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
 import { mean, median } from './statistics.js';
+import { CEILING, drawnClasses, FLOOR, fillScaledPolygon, layoutError, permutations, UNSCORED, type DrawnLayout, type Point, type Polygon } from './layout-scoring.js';
 
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/geometry-contact-sheet.jpg');
@@ -72,24 +73,6 @@ const TWELVE_MP_PHOTO = 'furnished_living_cluttered_01.jpg';
 const MIN_OPENING_SHARE = 0.005;
 /** Long side of the label maps photos are scored at. */
 const PHOTO_SCORE_SIZE = 640;
-
-type Point = [number, number];
-type Polygon = Point[];
-
-/** Face classes used for scoring: 0 unscored, 1 floor, 2 ceiling, 3.. walls (distinct ids, names not trusted). */
-const UNSCORED = 0;
-const FLOOR = 1;
-const CEILING = 2;
-
-interface DrawnLayout {
-  file: string;
-  width: number;
-  height: number;
-  faces: Partial<Record<'floor' | 'ceiling' | 'wall-left' | 'wall-front' | 'wall-right' | 'wall-back', Polygon[]>>;
-  ignore?: Polygon[];
-  verticals?: [Point, Point][];
-  notes?: string;
-}
 
 interface Truth {
   image: { width: number; height: number };
@@ -162,11 +145,6 @@ async function makeAnalyzer(): Promise<Analyzer> {
 // ---------------------------------------------------------------------------------------------------------------
 // Geometry helpers.
 
-/** Fills the polygon (even-odd, sampled at pixel centres) into `map` with `value`, in a w × h grid scaled by `s`. */
-function fillScaledPolygon(map: Uint8Array, w: number, h: number, polygon: Polygon, value: number, s = 1): void {
-  fillPolygon(map, w, h, polygon.map(([x, y]) => [x * s, y * s] as const), value);
-}
-
 function polygonIoU(a: Polygon, b: Polygon, w: number, h: number): number {
   const ma = new Uint8Array(w * h);
   const mb = new Uint8Array(w * h);
@@ -179,65 +157,6 @@ function polygonIoU(a: Polygon, b: Polygon, w: number, h: number): number {
     if (ma[i]! | mb[i]!) union++;
   }
   return union ? inter / union : 0;
-}
-
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items.slice()];
-  const out: T[][] = [];
-  items.forEach((item, i) => {
-    for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) out.push([item, ...rest]);
-  });
-  return out;
-}
-
-/**
- * Share of the scored pixels whose class differs, walls matched one-to-one by overlap. `predicted` and `truth` use
- * FLOOR, CEILING and wall ids ≥ 3 (any ids: the names are not compared); truth UNSCORED pixels are skipped.
- */
-function layoutError(predicted: Uint8Array, truth: Uint8Array): { error: number; scored: number } {
-  const overlap = new Map<string, number>();
-  const predWalls = new Set<number>();
-  const truthWalls = new Set<number>();
-  let scored = 0;
-  for (let i = 0; i < truth.length; i++) {
-    const t = truth[i]!;
-    if (t === UNSCORED) continue;
-    scored++;
-    const p = predicted[i]!;
-    if (p >= 3) predWalls.add(p);
-    if (t >= 3) truthWalls.add(t);
-    if (p >= 3 && t >= 3) overlap.set(`${p},${t}`, (overlap.get(`${p},${t}`) ?? 0) + 1);
-  }
-  const preds = [...predWalls];
-  const truths = [...truthWalls];
-  // Best one-to-one assignment (at most 4 × 4 walls: brute force over the permutations of the longer list).
-  let best = new Map<number, number>();
-  let bestSum = -1;
-  const padded = [...truths, ...Array<number>(Math.max(0, preds.length - truths.length)).fill(-1)];
-  for (const perm of permutations(padded)) {
-    let sum = 0;
-    const m = new Map<number, number>();
-    preds.forEach((p, k) => {
-      const t = perm[k]!;
-      if (t >= 0) {
-        m.set(p, t);
-        sum += overlap.get(`${p},${t}`) ?? 0;
-      }
-    });
-    if (sum > bestSum) {
-      bestSum = sum;
-      best = m;
-    }
-  }
-  let wrong = 0;
-  for (let i = 0; i < truth.length; i++) {
-    const t = truth[i]!;
-    if (t === UNSCORED) continue;
-    const p = predicted[i]!;
-    const mapped = p >= 3 ? (best.get(p) ?? -1) : p;
-    if (mapped !== t) wrong++;
-  }
-  return { error: scored ? wrong / scored : 0, scored };
 }
 
 /** layoutLabels (FACE_LABELS order: floor, ceiling, left, front, right, back) → FLOOR, CEILING, 3–6. */
@@ -366,18 +285,6 @@ function summarise(label: string, scores: RenderScore[]): RenderSummary {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Photos.
-
-const FACE_IDS: Record<string, number> = { floor: FLOOR, ceiling: CEILING, 'wall-left': 3, 'wall-front': 4, 'wall-right': 5, 'wall-back': 6 };
-
-function drawnClasses(layout: DrawnLayout, w: number, h: number): Uint8Array {
-  const s = w / layout.width;
-  const map = new Uint8Array(w * h);
-  for (const [face, polygons] of Object.entries(layout.faces)) {
-    for (const polygon of polygons ?? []) fillScaledPolygon(map, w, h, polygon, FACE_IDS[face]!, s);
-  }
-  for (const polygon of layout.ignore ?? []) fillScaledPolygon(map, w, h, polygon, UNSCORED, s);
-  return map;
-}
 
 function verticalError(a: RoomAnalysis, verticals: [Point, Point][] | undefined): number | null {
   if (!verticals?.length) return null;

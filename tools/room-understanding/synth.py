@@ -501,13 +501,15 @@ def _material_table(scenes, device):
         mats += [Material(M_PAINT, (0, 0, 0), (0, 0, 0))] * (MAX_OPENINGS - len(s.openings))
         rows.append(mats)
     B, M = len(rows), len(rows[0])
-    kind = torch.tensor([[m.kind for m in r] for r in rows], device=device)
-    a = torch.tensor([[m.colour_a for m in r] for r in rows], device=device, dtype=torch.float32)
-    b = torch.tensor([[m.colour_b for m in r] for r in rows], device=device, dtype=torch.float32)
-    scale = torch.tensor([[m.scale for m in r] for r in rows], device=device, dtype=torch.float32)
-    along = torch.tensor([[float(m.along) for m in r] for r in rows], device=device)
-    nz = torch.tensor([[m.noise for m in r] for r in rows], device=device, dtype=torch.float32)
-    bank = torch.tensor([[(i * 7 + j) % 23 for j in range(M)] for i in range(B)], device=device)
+    # Through numpy: torch.tensor on nested lists of numpy scalars is slow.
+    as_tensor = lambda values, dtype=np.float32: torch.from_numpy(np.asarray(values, dtype=dtype)).to(device)
+    kind = as_tensor([[m.kind for m in r] for r in rows], np.int64)
+    a = as_tensor([[m.colour_a for m in r] for r in rows])
+    b = as_tensor([[m.colour_b for m in r] for r in rows])
+    scale = as_tensor([[m.scale for m in r] for r in rows])
+    along = as_tensor([[float(m.along) for m in r] for r in rows])
+    nz = as_tensor([[m.noise for m in r] for r in rows])
+    bank = as_tensor([[(i * 7 + j) % 23 for j in range(M)] for i in range(B)], np.int64)
     return {'kind': kind, 'a': a, 'b': b, 'scale': scale, 'along': along, 'noise': nz, 'bank': bank}
 
 
@@ -610,7 +612,7 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         rows = [(f, {'window': 0, 'glassdoor': 1, 'door': 2, 'arch': 3}[k], u0, u1, z0, z1, *fr, sd) for (f, k, u0, u1, z0, z1, fr, leaf, sd) in s.openings]
         rows += [(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0)] * (MAX_OPENINGS - len(rows))
         op_rows.append(rows)
-    ops = torch.tensor(op_rows, device=device, dtype=torch.float32)  # (B, K, 10)
+    ops = torch.from_numpy(np.asarray(op_rows, dtype=np.float32)).to(device)  # (B, K, 10)
     for k in range(MAX_OPENINGS):
         f, kind, u0, u1, z0, z1 = [ops[:, k, j].unsqueeze(1) for j in range(6)]
         fr = ops[:, k, 6:9].unsqueeze(1)
@@ -645,7 +647,7 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         rows = [(*lo, *hi, cls) for (lo, hi, cls, _) in s.boxes]
         rows += [(0, 0, 0, 0, 0, 0, -1)] * (MAX_BOXES - len(rows))
         box_rows.append(rows)
-    boxes = torch.tensor(box_rows, device=device, dtype=torch.float32)  # (B, K, 7)
+    boxes = torch.from_numpy(np.asarray(box_rows, dtype=np.float32)).to(device)  # (B, K, 7)
     lo, hi, bcls = boxes[:, :, 0:3], boxes[:, :, 3:6], boxes[:, :, 6]
     inv = 1 / dsafe  # (B,N,3)
     t1 = (lo.unsqueeze(1) - o.unsqueeze(2)) * inv.unsqueeze(2)  # (B,N,K,3)
@@ -733,13 +735,14 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
             continue
         sdir, oi, power = s.lights['sun']
         (f, kind, u0, u1, z0, z1, *_r) = s.openings[oi]
-        toward = -torch.tensor(sdir, device=device, dtype=torch.float32)
-        pb = p[bi]
+        toward_np = -np.asarray(sdir, dtype=np.float32)
         axis = 0 if f in (2, 3) else 1
         plane = 0.0 if f in (2, 4) else (s.width if f == 3 else s.depth)
-        if abs(float(toward[axis])) < 1e-4:
+        if abs(float(toward_np[axis])) < 1e-4:
             continue
-        t = (plane - pb[:, axis]) / toward[axis]
+        toward = torch.from_numpy(toward_np).to(device)
+        pb = p[bi]
+        t = (plane - pb[:, axis]) / float(toward_np[axis])
         q = pb + t.unsqueeze(-1) * toward
         qu = q[:, 1] if axis == 0 else q[:, 0]
         lit = (t > 0) & (qu > u0 + 0.06) & (qu < u1 - 0.06) & (q[:, 2] > z0 + 0.06) & (q[:, 2] < z1 - 0.06)

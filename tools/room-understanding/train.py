@@ -101,6 +101,7 @@ def main():
     p.add_argument('--eval-seed', type=int, default=999)
     p.add_argument('--eval-count', type=int, default=256)
     p.add_argument('--workers', type=int, default=max(1, min(12, (os.cpu_count() or 2) - 2)))
+    p.add_argument('--init', help='start from these weights (a state dict, e.g. an earlier run\'s room-understanding-fp16.pt)')
     p.add_argument('--out', required=True)
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -112,6 +113,9 @@ def main():
         torch.backends.cudnn.allow_tf32 = True
     bank = synth.NoiseBank(device)
     net = RoomNet().to(device).to(memory_format=torch.channels_last)
+    if args.init:
+        state = torch.load(args.init, map_location='cpu')
+        net.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
     params = sum(p.numel() for p in net.parameters())
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
@@ -134,11 +138,16 @@ def main():
         lr = args.lr * min(1.0, share / 0.05) * 0.5 * (1 + math.cos(math.pi * min(1.0, share)))
         for group in opt.param_groups:
             group['lr'] = lr
+        tick = time.time()
         scenes = next(source)
+        tick_scenes = time.time()
         portrait = step % 4 == 3
         h, w = (args.width, args.height) if portrait else (args.height, args.width)
         with torch.no_grad():
             image, visible, layout = synth.render(scenes, h, w, device, bank, g)
+        if device.type == 'cuda' and step % 25 == 5:
+            torch.cuda.synchronize()
+        tick_render = time.time()
         image = image.contiguous(memory_format=torch.channels_last)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == 'cuda'):
             outputs = net(image)
@@ -148,10 +157,14 @@ def main():
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 2.0)
         opt.step()
+        if step % 25 == 5:
+            if device.type == 'cuda':
+                torch.cuda.synchronize()
+            print(json.dumps({'step': step, 'wait_scenes_s': round(tick_scenes - tick, 3), 'render_s': round(tick_render - tick_scenes, 3), 'network_s': round(time.time() - tick_render, 3)}), flush=True)
         step += 1
         seen += len(scenes)
         if step % 25 == 0 or step == 1:
-            entry = {'step': step, 'seconds': round(elapsed, 1), 'scenes': seen, 'lr': lr, 'visible': float(lv), 'layout': float(ll), 'edges': float(le)}
+            entry = {'step': step, 'seconds': round(elapsed, 1), 'scenes': seen, 'lr': lr, 'visible': float(lv.detach()), 'layout': float(ll.detach()), 'edges': float(le.detach())}
             log['steps'].append(entry)
             print(json.dumps(entry), flush=True)
     if pool:

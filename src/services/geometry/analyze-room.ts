@@ -10,6 +10,7 @@ import {
 import { fitLayout, type LayoutFit, type LayoutOptions } from '../../vision/geometry/layout.js';
 import { detectOpenings, type Opening, type OpeningOptions } from '../../vision/geometry/openings.js';
 import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
+import { orientationFromSegmentation, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import { refineSegments } from '../../vision/geometry/refine-segments.js';
 import { greyPlane, resizeToLongSide } from '../../vision/geometry/resample.js';
 import {
@@ -27,6 +28,7 @@ import { AXIS_NAMES, estimateManhattanFrame, type ManhattanOptions } from '../..
 import type { Mat3, Vec3 } from '../../vision/geometry/vec3.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import type { LineSource } from './line-sources.js';
+import type { SegmentationSource } from './room-network.js';
 
 /** Camera height assumed when nothing in the photo gives the scale: a photographer's tripod or chest height. */
 export const DEFAULT_CAMERA_HEIGHT_M = 1.5;
@@ -56,6 +58,11 @@ export interface AnalyzeRoomOptions {
   manhattan?: Omit<ManhattanOptions, 'fovPrior' | 'focal'>;
   orientation?: OrientationMapOptions;
   layout?: LayoutOptions;
+  /**
+   * The room-understanding network (roomNetworkSource): when given, the box fitter scores layouts against the
+   * network's layout map instead of the orientation map swept from the lines.
+   */
+  segmentation?: SegmentationSource;
   openings?: OpeningOptions;
   /** Checked between steps. */
   signal?: AbortSignal;
@@ -111,6 +118,8 @@ export interface RoomAnalysis {
   lines: AnalysedLine[];
   /** The fit's scores as fitLayout reports them, with faces and box in photo pixels and metres. */
   layout: Omit<LayoutFit, 'box'> & {
+    /** What the box was fitted to: the room-understanding network's layout map, or the orientation map of the lines. */
+    evidence: 'network' | 'lines';
     /** The visible faces; `share` is the face's part of the image, and the shares add up to 1. */
     faces: { label: FaceLabel; polygon: Point[]; share: number }[];
     boundaries: { between: [FaceLabel, FaceLabel]; from: Point; to: Point }[];
@@ -183,7 +192,14 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
   const camera = manhattan.camera;
   lap('vanishingPoints');
 
-  const orientation = orientationMap(segments, manhattan.assignment, camera, options.orientation);
+  let segmentation: RoomSegmentation | undefined;
+  if (options.segmentation) {
+    segmentation = await options.segmentation(working);
+    lap('segmentation');
+  }
+  const orientation = segmentation
+    ? orientationFromSegmentation(segmentation, working.width, working.height, options.orientation?.gridSize)
+    : orientationMap(segments, manhattan.assignment, camera, options.orientation);
   lap('orientationMap');
   const layout = fitLayout(camera, segments, manhattan.assignment, orientation, options.layout);
   lap('layout');
@@ -255,6 +271,7 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
       return { ...scaled(s, sx, sy), axis: k >= 0 ? AXIS_NAMES[k]! : null };
     }),
     layout: {
+      evidence: segmentation ? 'network' : 'lines',
       faces,
       boundaries,
       box: { left: metric.left, right: metric.right, front: metric.front, floor: metric.floor, ceiling: metric.ceiling },

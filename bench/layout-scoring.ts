@@ -1,0 +1,97 @@
+/** Scoring a room layout against one drawn by hand (bench/data/photo-layouts.json): shared by the geometry benches. */
+import { fillPolygon } from '../src/vision/polygon-mask.js';
+
+export type Point = [number, number];
+export type Polygon = Point[];
+
+/** Face classes used for scoring: 0 unscored, 1 floor, 2 ceiling, 3.. walls (distinct ids, names not trusted). */
+export const UNSCORED = 0;
+export const FLOOR = 1;
+export const CEILING = 2;
+
+export interface DrawnLayout {
+  file: string;
+  width: number;
+  height: number;
+  faces: Partial<Record<'floor' | 'ceiling' | 'wall-left' | 'wall-front' | 'wall-right' | 'wall-back', Polygon[]>>;
+  ignore?: Polygon[];
+  verticals?: [Point, Point][];
+  notes?: string;
+}
+
+/** Fills the polygon (even-odd, sampled at pixel centres) into `map` with `value`, in a w × h grid scaled by `s`. */
+export function fillScaledPolygon(map: Uint8Array, w: number, h: number, polygon: Polygon, value: number, s = 1): void {
+  fillPolygon(map, w, h, polygon.map(([x, y]) => [x * s, y * s] as const), value);
+}
+
+export function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items.slice()];
+  const out: T[][] = [];
+  items.forEach((item, i) => {
+    for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) out.push([item, ...rest]);
+  });
+  return out;
+}
+
+/**
+ * Share of the scored pixels whose class differs, walls matched one-to-one by overlap. `predicted` and `truth` use
+ * FLOOR, CEILING and wall ids ≥ 3 (any ids: the names are not compared); truth UNSCORED pixels are skipped.
+ */
+export function layoutError(predicted: Uint8Array, truth: Uint8Array): { error: number; scored: number } {
+  const overlap = new Map<string, number>();
+  const predWalls = new Set<number>();
+  const truthWalls = new Set<number>();
+  let scored = 0;
+  for (let i = 0; i < truth.length; i++) {
+    const t = truth[i]!;
+    if (t === UNSCORED) continue;
+    scored++;
+    const p = predicted[i]!;
+    if (p >= 3) predWalls.add(p);
+    if (t >= 3) truthWalls.add(t);
+    if (p >= 3 && t >= 3) overlap.set(`${p},${t}`, (overlap.get(`${p},${t}`) ?? 0) + 1);
+  }
+  const preds = [...predWalls];
+  const truths = [...truthWalls];
+  // Best one-to-one assignment (at most 4 × 4 walls: brute force over the permutations of the longer list).
+  let best = new Map<number, number>();
+  let bestSum = -1;
+  const padded = [...truths, ...Array<number>(Math.max(0, preds.length - truths.length)).fill(-1)];
+  for (const perm of permutations(padded)) {
+    let sum = 0;
+    const m = new Map<number, number>();
+    preds.forEach((p, k) => {
+      const t = perm[k]!;
+      if (t >= 0) {
+        m.set(p, t);
+        sum += overlap.get(`${p},${t}`) ?? 0;
+      }
+    });
+    if (sum > bestSum) {
+      bestSum = sum;
+      best = m;
+    }
+  }
+  let wrong = 0;
+  for (let i = 0; i < truth.length; i++) {
+    const t = truth[i]!;
+    if (t === UNSCORED) continue;
+    const p = predicted[i]!;
+    const mapped = p >= 3 ? (best.get(p) ?? -1) : p;
+    if (mapped !== t) wrong++;
+  }
+  return { error: scored ? wrong / scored : 0, scored };
+}
+
+const FACE_IDS: Record<string, number> = { floor: FLOOR, ceiling: CEILING, 'wall-left': 3, 'wall-front': 4, 'wall-right': 5, 'wall-back': 6 };
+
+export function drawnClasses(layout: DrawnLayout, w: number, h: number): Uint8Array {
+  const s = w / layout.width;
+  const map = new Uint8Array(w * h);
+  for (const [face, polygons] of Object.entries(layout.faces)) {
+    for (const polygon of polygons ?? []) fillScaledPolygon(map, w, h, polygon, FACE_IDS[face]!, s);
+  }
+  for (const polygon of layout.ignore ?? []) fillScaledPolygon(map, w, h, polygon, UNSCORED, s);
+  return map;
+}
+

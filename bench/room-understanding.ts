@@ -1,0 +1,274 @@
+/**
+ * npm run bench:room-understanding — the room-understanding network (models/room-understanding.onnx) on real photos.
+ *
+ * Layout pixel error on the photos whose layout was drawn by hand (bench/data/photo-layouts.json; walls matched
+ * one-to-one by overlap, as bench:geometry scores them), three ways in one run:
+ *   lines    the classical analysis (M-LSD + LSD lines, orientation map swept from them, box fit): `roomcraft analyze`
+ *   network  the same box fit scored against the network's layout map instead of the orientation map
+ *   raw      the network's layout map itself, no box
+ * the network's inference time on a 12 MP photo (resize included), and, with `--renders DIR` (rooms of the Blender room
+ * renderer, a different renderer from the one the network was trained on: `npm run render:rooms -- --seed 7 --count 16
+ * --width 384 --height 288 --out DIR`), visible-class IoU, layout pixel error and boundary F-score against their exact
+ * labels. Writes its section of docs/benchmarks.md and
+ * docs/images/room-understanding-photos.jpg (photo | network: what is seen | network: layout | box fit on the
+ * network | drawn). The held-out render figures come from the training log (docs/models/room-understanding.md).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { loadConfig } from '../src/config/config.js';
+import { decodeImage } from '../src/repositories/image-codec.js';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import { openTrainedModel } from '../src/repositories/models/trained-models.js';
+import { analyzeRoom, layoutLabels } from '../src/services/geometry/analyze-room.js';
+import { lsdLineSource, mlsdLineSource, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
+import { ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
+import type { RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
+import { resizeToLongSide } from '../src/vision/geometry/resample.js';
+import type { RawImage } from '../src/vision/raw-image.js';
+import { CEILING, drawnClasses, FLOOR, layoutError, type DrawnLayout } from './layout-scoring.js';
+import { machineLine, writeSection } from './report.js';
+import { PHOTOS, PHOTO_LIMITS, ROOT, TWELVE_MEGAPIXELS } from './shared-photos.js';
+import { mean, median } from './statistics.js';
+import { parseArgs } from 'node:util';
+
+const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
+const SHEET = path.join(ROOT, 'docs/images/room-understanding-photos.jpg');
+const SCORE_SIZE = 640;
+const PANEL_HEIGHT = 220;
+
+// floor, ceiling, left, front, right (and back for the box fit)
+const LAYOUT_RGB = [[60, 140, 255], [255, 210, 60], [255, 70, 70], [70, 210, 70], [210, 70, 255], [70, 230, 230]];
+// floor, ceiling, wall, window, door, furniture, rug, art, clutter
+const VISIBLE_RGB = [[60, 140, 255], [255, 210, 60], [200, 200, 200], [70, 230, 230], [255, 140, 0], [220, 50, 50], [150, 80, 200], [50, 180, 80], [250, 100, 200]];
+
+/** Nearest-neighbour resample of a label map. */
+function resampleLabels(labels: Uint8Array, w: number, h: number, outW: number, outH: number): Uint8Array {
+  const out = new Uint8Array(outW * outH);
+  for (let y = 0; y < outH; y++) {
+    const sy = Math.min(h - 1, Math.floor(((y + 0.5) / outH) * h));
+    for (let x = 0; x < outW; x++) out[y * outW + x] = labels[sy * w + Math.min(w - 1, Math.floor(((x + 0.5) / outW) * w))]!;
+  }
+  return out;
+}
+
+/** Network layout (floor, ceiling, left, front, right) → scoring ids (FLOOR, CEILING, walls 3…). */
+function rawClasses(seg: RoomSegmentation, w: number, h: number): Uint8Array {
+  const labels = resampleLabels(seg.layout, seg.width, seg.height, w, h);
+  return labels.map((c) => (c === 0 ? FLOOR : c === 1 ? CEILING : c + 1));
+}
+
+async function tint(image: RawImage, labels: Uint8Array, lw: number, lh: number, palette: number[][]): Promise<Buffer> {
+  const height = PANEL_HEIGHT;
+  const width = Math.round((image.width / image.height) * height);
+  const small = resizeToLongSide(image, Math.max(width, height));
+  const base = await sharp(Buffer.from(small.data), { raw: { width: small.width, height: small.height, channels: 3 } }).resize(width, height).raw().toBuffer();
+  const map = resampleLabels(labels, lw, lh, width, height);
+  const out = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    const c = palette[map[i]!] ?? [0, 0, 0];
+    for (let k = 0; k < 3; k++) out[i * 3 + k] = Math.round(base[i * 3 + k]! * 0.45 + c[k]! * 0.55);
+  }
+  return sharp(out, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+/** Truth labels of the room renderer (labels.png) → the network's visible classes; furniture boxes are furniture. */
+const RENDER_VISIBLE = [255, 0, 1, 2, 2, 2, 2, 3, 4, 5];
+const RENDER_CLASSES = ['floor', 'ceiling', 'wall', 'window', 'door', 'furniture'];
+
+async function greyPng(file: string): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const { data, info } = await sharp(file).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Pixels where a 4-neighbour has another label. */
+function boundaryOf(labels: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = labels[y * w + x]!;
+      if ((x + 1 < w && labels[y * w + x + 1] !== v) || (y + 1 < h && labels[(y + 1) * w + x] !== v)) out[y * w + x] = 1;
+    }
+  }
+  return out;
+}
+
+/** Share of `a`'s pixels within `tolerance` pixels of a pixel of `b`. */
+function matchedShare(a: Uint8Array, b: Uint8Array, w: number, h: number, tolerance: number): number {
+  let total = 0;
+  let hit = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!a[y * w + x]) continue;
+      total++;
+      search: for (let dy = -tolerance; dy <= tolerance; dy++) {
+        for (let dx = -tolerance; dx <= tolerance; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy >= 0 && yy < h && xx >= 0 && xx < w && b[yy * w + xx]) {
+            hit++;
+            break search;
+          }
+        }
+      }
+    }
+  }
+  return total ? hit / total : 1;
+}
+
+interface RenderFigures {
+  rooms: number;
+  iou: Record<string, number>;
+  miou: number;
+  layoutError: number;
+  boundaryF: number;
+}
+
+async function scoreRenders(dir: string, segmentation: ReturnType<typeof roomNetworkSource>): Promise<RenderFigures> {
+  const rooms = fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, 'beauty.png'))).sort();
+  const inter = new Array<number>(RENDER_CLASSES.length).fill(0);
+  const union = new Array<number>(RENDER_CLASSES.length).fill(0);
+  const errors: number[] = [];
+  const fscores: number[] = [];
+  for (const room of rooms) {
+    const { image } = await decodeImage(fs.readFileSync(path.join(dir, room, 'beauty.png')), PHOTO_LIMITS);
+    const seg = await segmentation(image);
+    const labels = await greyPng(path.join(dir, room, 'labels.png'));
+    const layout = await greyPng(path.join(dir, room, 'layout.png'));
+    const w = seg.width;
+    const h = seg.height;
+    const truthVisible = resampleLabels(labels.data, labels.width, labels.height, w, h);
+    const truthLayout = resampleLabels(layout.data, layout.width, layout.height, w, h);
+    for (let i = 0; i < w * h; i++) {
+      const t = RENDER_VISIBLE[truthVisible[i]!] ?? 255;
+      const p = Math.min(5, seg.visible[i]!);
+      for (let c = 0; c < RENDER_CLASSES.length; c++) {
+        const inT = t === c;
+        const inP = p === c;
+        if (inT && inP) inter[c]!++;
+        if (inT || inP) union[c]!++;
+      }
+    }
+    // layout.png: 1 floor, 2 ceiling, 3–6 walls — the scoring ids already.
+    errors.push(layoutError(rawClasses(seg, w, h), truthLayout).error);
+    const truthEdges = boundaryOf(truthLayout, w, h);
+    const predicted = Uint8Array.from(seg.edges, (p) => (p > 0.5 ? 1 : 0));
+    const precision = matchedShare(predicted, truthEdges, w, h, 2);
+    const recall = matchedShare(truthEdges, predicted, w, h, 2);
+    fscores.push(precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0);
+  }
+  const iou = Object.fromEntries(RENDER_CLASSES.map((c, k) => [c, union[k]! ? inter[k]! / union[k]! : NaN]));
+  return { rooms: rooms.length, iou, miou: mean(Object.values(iou).filter((v) => !Number.isNaN(v))), layoutError: median(errors), boundaryF: median(fscores) };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { renders: { type: 'string' } } });
+  const config = loadConfig(process.env);
+  const registry = ModelRegistry.load();
+  const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: Math.min(2, os.availableParallelism()) });
+  if (!(await runtime.isInstalled(MLSD_MODEL))) throw new Error(`${MLSD_MODEL} is not installed: run ./bin/roomcraft models install`);
+  const lines = mlsdLineSource(await runtime.detectorSession(MLSD_MODEL), { inputSize: 512 });
+  const vanishingPointLines = lsdLineSource();
+  const network = await openTrainedModel(ROOM_NETWORK_MODEL, { intraOpNumThreads: Math.min(2, os.availableParallelism()) });
+  const segmentation = roomNetworkSource(network);
+
+  const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];
+  const rows: { file: string; lines: number; network: number; raw: number }[] = [];
+  const sheet: Buffer[] = [];
+  for (const drawn of layouts) {
+    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, drawn.file)), PHOTO_LIMITS);
+    const s = SCORE_SIZE / Math.max(image.width, image.height);
+    const w = Math.round(image.width * s);
+    const h = Math.round(image.height * s);
+    const truth = drawnClasses(drawn, w, h);
+    const classical = await analyzeRoom(image, lines, { vanishingPointLines, lineSourceName: `${MLSD_MODEL}+lsd` });
+    let seg: RoomSegmentation | undefined;
+    const learned = await analyzeRoom(image, lines, {
+      vanishingPointLines,
+      lineSourceName: `${MLSD_MODEL}+lsd`,
+      segmentation: async (working) => (seg = await segmentation(working)),
+    });
+    const score = (labels: Uint8Array) => layoutError(labels, truth).error;
+    const boxClasses = (a: typeof classical) => layoutLabels(a, w, h).map((f) => f + 1);
+    const row = { file: drawn.file, lines: score(boxClasses(classical)), network: score(boxClasses(learned)), raw: score(rawClasses(seg!, w, h)) };
+    rows.push(row);
+    console.log(`${drawn.file}: lines ${(row.lines * 100).toFixed(1)} %, network box ${(row.network * 100).toFixed(1)} %, network raw ${(row.raw * 100).toFixed(1)} %`);
+    const boxMap = layoutLabels(learned, w, h);
+    const panels = [
+      await tint(image, new Uint8Array(w * h).fill(255), w, h, LAYOUT_RGB),
+      await tint(image, seg!.visible, seg!.width, seg!.height, VISIBLE_RGB),
+      await tint(image, seg!.layout, seg!.width, seg!.height, LAYOUT_RGB),
+      await tint(image, boxMap, w, h, LAYOUT_RGB),
+      await tint(image, truth.map((c) => (c === 0 ? 255 : c - 1)), w, h, LAYOUT_RGB),
+    ];
+    const metas = await Promise.all(panels.map((p) => sharp(p).metadata()));
+    const rowWidth = metas.reduce((n, m) => n + m.width! + 4, 0);
+    let left = 0;
+    sheet.push(
+      await sharp({ create: { width: rowWidth, height: PANEL_HEIGHT + 4, channels: 3, background: '#000' } })
+        .composite(panels.map((input, k) => ({ input, left: (left += k ? metas[k - 1]!.width! + 4 : 0), top: 2 })))
+        .png()
+        .toBuffer(),
+    );
+  }
+
+  // Inference time at 12 MP: the photo reduced to the network's size, the network, the decoding.
+  const { image: photo } = await decodeImage(fs.readFileSync(path.join(PHOTOS, layouts[1]!.file)), PHOTO_LIMITS);
+  const factor = Math.sqrt(TWELVE_MEGAPIXELS / (photo.width * photo.height));
+  const bigBuffer = await sharp(Buffer.from(photo.data), { raw: { width: photo.width, height: photo.height, channels: photo.channels } })
+    .resize(Math.round(photo.width * factor), Math.round(photo.height * factor))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const big: RawImage = { data: bigBuffer.data, width: bigBuffer.info.width, height: bigBuffer.info.height, channels: 3 };
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    await segmentation(big);
+    times.push(performance.now() - t0);
+  }
+  const renders = values.renders ? await scoreRenders(values.renders, segmentation) : undefined;
+  await network.close();
+  await runtime.close();
+
+  const sheetWidth = Math.max(...(await Promise.all(sheet.map((b) => sharp(b).metadata()))).map((m) => m.width!));
+  let top = 0;
+  await sharp({ create: { width: sheetWidth, height: sheet.length * (PANEL_HEIGHT + 4), channels: 3, background: '#000' } })
+    .composite(sheet.map((input, k) => ({ input, left: 0, top: (top = k * (PANEL_HEIGHT + 4)) })))
+    .jpeg({ quality: 82 })
+    .toFile(SHEET);
+
+  const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+  const md = [
+    '## Room understanding: the network on real photos (`npm run bench:room-understanding`)',
+    '',
+    machineLine(),
+    '',
+    `Layout pixel error on the ${rows.length} photos with a hand-drawn layout (walls matched one-to-one by overlap). **lines**: the`,
+    'classical analysis (`roomcraft analyze` before the network); **network box**: the same box fit scored against the',
+    "network's layout map instead of the lines' orientation map; **network raw**: the network's layout map alone. Contact sheet",
+    `(photo | what the network sees | its layout | the box fitted to it | drawn): [docs/images/room-understanding-photos.jpg](images/room-understanding-photos.jpg).`,
+    '',
+    '| Photo | lines | network box | network raw |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.file} | ${pct(r.lines)} | ${pct(r.network)} | ${pct(r.raw)} |`),
+    `| **median** | **${pct(median(rows.map((r) => r.lines)))}** | **${pct(median(rows.map((r) => r.network)))}** | **${pct(median(rows.map((r) => r.raw)))}** |`,
+    `| worst | ${pct(Math.max(...rows.map((r) => r.lines)))} | ${pct(Math.max(...rows.map((r) => r.network)))} | ${pct(Math.max(...rows.map((r) => r.raw)))} |`,
+    '',
+    `Network inference on a ${big.width}×${big.height} photo (reduction to its input, run, decoding; 2 threads): median ${median(times).toFixed(0)} ms of 5.`,
+    ...(renders
+      ? [
+          '',
+          `Held-out rooms of the other renderer (tools/room-renderer, Blender, seed 7, ${renders.rooms} rooms at 384 × 288; box furniture): visible-class`,
+          `mIoU ${renders.miou.toFixed(3)} (${Object.entries(renders.iou).map(([c, v]) => `${c} ${v.toFixed(2)}`).join(', ')}; rug, art and clutter predictions count as furniture),`,
+          `layout pixel error ${pct(renders.layoutError)} (median, walls matched by overlap), boundary F-score ${renders.boundaryF.toFixed(3)} (median; edge probability > 0.5, 2 px tolerance).`,
+        ]
+      : []),
+  ].join('\n');
+  writeSection('room-understanding', md);
+  console.log(md);
+}
+
+await main();
