@@ -577,9 +577,7 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     p_room = o + t_room.unsqueeze(-1) * d
 
     # Layout labels: floor, ceiling, walls by bearing relative to the view.
-    layout = torch.full((B, N), IGNORE, dtype=torch.long, device=device)
-    layout[face == 0] = 0
-    layout[face == 1] = 1
+    layout = torch.where(face <= 1, face, torch.full_like(face, IGNORE))
     yaw = torch.tensor([s.yaw for s in scenes], device=device).unsqueeze(1)
     flipped = torch.tensor([s.photo['flip'] for s in scenes], device=device).unsqueeze(1)
     for f, bearing in WALL_BEARING.items():
@@ -729,32 +727,40 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         l = to / dist2.sqrt().unsqueeze(-1)
         e = (-(l * nw).sum(-1)).clamp(min=0) * (l * normal).sum(-1).clamp(min=0) * area.unsqueeze(1) / dist2
         irr = irr + torch.where(valid.unsqueeze(1), wp * e, torch.zeros_like(e))
-    # Sun patches: a point is sunlit when the ray toward the sun leaves through the sun's window.
-    for bi, s in enumerate(scenes):
-        if s.lights['sun'] is None:
-            continue
-        sdir, oi, power = s.lights['sun']
-        (f, kind, u0, u1, z0, z1, *_r) = s.openings[oi]
-        toward_np = -np.asarray(sdir, dtype=np.float32)
-        axis = 0 if f in (2, 3) else 1
-        plane = 0.0 if f in (2, 4) else (s.width if f == 3 else s.depth)
-        if abs(float(toward_np[axis])) < 1e-4:
-            continue
-        toward = torch.from_numpy(toward_np).to(device)
-        pb = p[bi]
-        t = (plane - pb[:, axis]) / float(toward_np[axis])
-        q = pb + t.unsqueeze(-1) * toward
-        qu = q[:, 1] if axis == 0 else q[:, 0]
-        lit = (t > 0) & (qu > u0 + 0.06) & (qu < u1 - 0.06) & (q[:, 2] > z0 + 0.06) & (q[:, 2] < z1 - 0.06)
-        cosine = (normal[bi] * toward).sum(-1).clamp(min=0)
-        irr[bi] = irr[bi] + power * lit.float() * cosine * (~outside[bi]).float()
-    for bi, s in enumerate(scenes):
-        for (lx, ly, lz, power) in s.lights['ceiling_lights']:
-            c = torch.tensor([lx, ly, lz], device=device)
-            to = c - p[bi]
-            dist2 = (to * to).sum(-1) + 0.2
-            e = power * (to * normal[bi]).sum(-1).clamp(min=0) / dist2.pow(1.5)
-            irr[bi] = irr[bi] + e
+    # Sun patches: a point is sunlit when the ray toward the sun leaves through the sun's window. One row per scene
+    # (power 0 without a sun), so the whole batch is one set of tensor operations.
+    sun_rows = []
+    for s in scenes:
+        row = [0.0] * 10
+        if s.lights['sun'] is not None:
+            sdir, oi, power = s.lights['sun']
+            (f, kind, u0, u1, z0, z1, *_r) = s.openings[oi]
+            axis = 0 if f in (2, 3) else 1
+            plane = 0.0 if f in (2, 4) else (s.width if f == 3 else s.depth)
+            toward = -np.asarray(sdir, dtype=np.float32)
+            if abs(float(toward[axis])) >= 1e-4:
+                row = [*toward, float(axis), plane, u0, u1, z0, z1, power]
+        sun_rows.append(row)
+    sun = torch.from_numpy(np.asarray(sun_rows, dtype=np.float32)).to(device)  # (B, 10)
+    toward = sun[:, 0:3].unsqueeze(1)
+    on_x = sun[:, 3:4] < 0.5  # the window's wall is west or east: its plane is x = const
+    plane, su0, su1, sz0, sz1, power = [sun[:, k:k + 1] for k in range(4, 10)]
+    p_axis = torch.where(on_x, p[..., 0], p[..., 1])
+    t_axis = torch.where(on_x, toward[..., 0], toward[..., 1])
+    t_axis = torch.where(t_axis.abs() < 1e-4, torch.ones_like(t_axis), t_axis)
+    t = (plane - p_axis) / t_axis
+    q = p + t.unsqueeze(-1) * toward
+    qu = torch.where(on_x, q[..., 1], q[..., 0])
+    lit = (t > 0) & (qu > su0 + 0.06) & (qu < su1 - 0.06) & (q[..., 2] > sz0 + 0.06) & (q[..., 2] < sz1 - 0.06)
+    cosine = (normal * toward).sum(-1).clamp(min=0)
+    irr = irr + power * lit.float() * cosine * (~outside).float()
+    # Ceiling lights: up to three per scene, padded with lights of power 0.
+    lamp_rows = [[list(l) for l in s.lights['ceiling_lights']] + [[0.0, 0.0, 1.0, 0.0]] * (3 - len(s.lights['ceiling_lights'])) for s in scenes]
+    lamps = torch.from_numpy(np.asarray(lamp_rows, dtype=np.float32)).to(device)  # (B, 3, 4)
+    for k in range(lamps.shape[1]):
+        to = lamps[:, k, 0:3].unsqueeze(1) - p
+        dist2 = (to * to).sum(-1) + 0.2
+        irr = irr + lamps[:, k, 3:4] * (to * normal).sum(-1).clamp(min=0) / dist2.pow(1.5)
     light_colour = torch.tensor([s.lights['colour'] for s in scenes], device=device, dtype=torch.float32).unsqueeze(1)
     radiance = albedo * irr.unsqueeze(-1) * light_colour
 
@@ -805,11 +811,9 @@ def photograph(scenes, linear, generator=None):
         xb = F.conv2d(F.pad(xb, (3, 3, 0, 0), mode='replicate'), kh, groups=B * 3)
         xb = F.conv2d(F.pad(xb, (0, 0, 3, 3), mode='replicate'), kh.view(B * 3, 1, 7, 1), groups=B * 3)
         x = xb.view(B, 3, H, W)
-    ab = [s.photo['aberration'] for s in scenes]
-    for bi, a in enumerate(ab):
-        if a:
-            x[bi, 0] = torch.roll(x[bi, 0], a, 1)
-            x[bi, 2] = torch.roll(x[bi, 2], -a, 1)
+    # Chromatic aberration: red and blue shifted one pixel apart on the scenes that have it.
+    shifted = (col('aberration') > 0).view(B, 1, 1)
+    x = torch.stack([torch.where(shifted, torch.roll(x[:, 0], 1, 2), x[:, 0]), x[:, 1], torch.where(shifted, torch.roll(x[:, 2], -1, 2), x[:, 2])], 1)
     noise = torch.randn(x.shape, device=device, generator=generator) if generator is not None else torch.randn_like(x)
     x = x + noise * col('noise') * (0.3 + x.clamp(0, 1).sqrt())
     return x.clamp(0, 1)
