@@ -21,11 +21,12 @@
  *   predicted opening (of either kind) whose polygon overlaps the truth polygon with IoU ≥ 0.5 (and, more lenient,
  *   ≥ 0.3). Precision: the share of predicted openings matching a truth opening at IoU ≥ 0.3.
  *
- * Photos (../shared/testdata/rooms, after EXIF orientation): the layout drawn by hand in bench/data/photo-layouts.json.
+ * Photos (../shared/testdata/rooms, or ../shared/testdata/empty-rooms for an entry with "set": "empty-rooms"; after EXIF
+ * orientation): the layout drawn by hand in bench/data/photo-layouts.json.
  * Its format, one entry per photo:
  *
  *   {
- *     "file": "furnished_bedroom_07.jpg",        // in ../shared/testdata/rooms
+ *     "file": "furnished_bedroom_07.jpg",        // in ../shared/testdata/rooms ("set": "empty-rooms": in ../shared/testdata/empty-rooms)
  *     "width": 640, "height": 426,               // after EXIF orientation
  *     "faces": {                                  // polygons in photo pixels [[x, y], …], continuous coordinates
  *       "floor": [[…]], "ceiling": [[…]],        // (0,0) is the top-left corner of the image); each face may have
@@ -62,7 +63,7 @@ import { lsdLineSource, mlsdLineSource, MLSD_MODEL, type LineSource } from '../s
 import type { RawImage } from '../src/vision/raw-image.js';
 import { fillPolygon } from '../src/vision/polygon-mask.js';
 import { machineLine, writeSection } from './report.js';
-import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS, layoutPhotoPath } from './shared-photos.js';
 import { mean, median } from './statistics.js';
 import { CEILING, drawnClasses, FLOOR, fillScaledPolygon, layoutError, permutations, UNSCORED, type DrawnLayout, type Point, type Polygon } from './layout-scoring.js';
 
@@ -526,7 +527,7 @@ async function main(): Promise<void> {
     if (!values['no-photos'] && fs.existsSync(LAYOUTS)) {
       const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];
       for (const drawn of layouts) {
-        const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, drawn.file)), PHOTO_LIMITS);
+        const { image } = await decodeImage(fs.readFileSync(layoutPhotoPath(drawn)), PHOTO_LIMITS);
         if (image.width !== drawn.width || image.height !== drawn.height) {
           throw new Error(`${drawn.file}: drawn at ${drawn.width}×${drawn.height}, photo is ${image.width}×${image.height}`);
         }
@@ -570,7 +571,7 @@ async function main(): Promise<void> {
       md.push(
         '#### Photos (layouts drawn by hand)',
         '',
-        `${rows.length} interior photos of ../shared/testdata/rooms, layouts drawn by hand in bench/data/photo-layouts.json (walls matched by overlap, scored at a long side of ${PHOTO_SCORE_SIZE} px, unlabelled pixels skipped). Target: layout < 20 % (2009's classical box layouts: about 20 % on real rooms). Vertical: median angle between the traced verticals and the predicted vertical vanishing direction. The focal length of a photo is unknown and not scored.`,
+        `${rows.length} interior photos of ../shared/testdata/rooms and ../shared/testdata/empty-rooms, layouts drawn by hand in bench/data/photo-layouts.json (walls matched by overlap, scored at a long side of ${PHOTO_SCORE_SIZE} px, unlabelled pixels skipped). Target: layout < 20 % (2009's classical box layouts: about 20 % on real rooms). Vertical: median angle between the traced verticals and the predicted vertical vanishing direction. The focal length of a photo is unknown and not scored.`,
         '',
         '| Photo | Size | Layout px error | Scored share | Vertical error | Roll | Predicted FOV (source) | Confidence | Analysis ms |',
         '|---|---|---|---|---|---|---|---|---|',

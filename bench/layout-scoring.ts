@@ -11,6 +11,8 @@ export const CEILING = 2;
 
 export interface DrawnLayout {
   file: string;
+  /** The folder of the photo: "empty-rooms" for ../shared/testdata/empty-rooms; absent for ../shared/testdata/rooms. */
+  set?: 'empty-rooms';
   width: number;
   height: number;
   faces: Partial<Record<'floor' | 'ceiling' | 'wall-left' | 'wall-front' | 'wall-right' | 'wall-back', Polygon[]>>;

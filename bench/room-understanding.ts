@@ -31,7 +31,7 @@ import { resizeToLongSide } from '../src/vision/geometry/resample.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { CEILING, drawnClasses, FLOOR, layoutError, type DrawnLayout } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
-import { PHOTOS, PHOTO_LIMITS, ROOT, TWELVE_MEGAPIXELS } from './shared-photos.js';
+import { PHOTO_LIMITS, ROOT, TWELVE_MEGAPIXELS, layoutPhotoPath } from './shared-photos.js';
 import { mean, median } from './statistics.js';
 import { parseArgs } from 'node:util';
 
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   const rows: { file: string; lines: number; network: number; raw: number }[] = [];
   const sheet: Buffer[] = [];
   for (const drawn of layouts) {
-    const { image } = await decodeImage(fs.readFileSync(path.join(PHOTOS, drawn.file)), PHOTO_LIMITS);
+    const { image } = await decodeImage(fs.readFileSync(layoutPhotoPath(drawn)), PHOTO_LIMITS);
     const s = SCORE_SIZE / Math.max(image.width, image.height);
     const w = Math.round(image.width * s);
     const h = Math.round(image.height * s);
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
   }
 
   // Inference time at 12 MP: the photo reduced to the network's size, the network, the decoding.
-  const { image: photo } = await decodeImage(fs.readFileSync(path.join(PHOTOS, layouts[1]!.file)), PHOTO_LIMITS);
+  const { image: photo } = await decodeImage(fs.readFileSync(layoutPhotoPath(layouts[1]!)), PHOTO_LIMITS);
   const factor = Math.sqrt(TWELVE_MEGAPIXELS / (photo.width * photo.height));
   const bigBuffer = await sharp(Buffer.from(photo.data), { raw: { width: photo.width, height: photo.height, channels: photo.channels } })
     .resize(Math.round(photo.width * factor), Math.round(photo.height * factor))

@@ -4,8 +4,14 @@ import path from 'node:path';
 /** The repository root, and the shared listing photos the benchmarks (never the tests) read. */
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const PHOTOS = path.resolve(ROOT, '../shared/testdata/rooms');
+/** The shared photos of empty rooms (bench/data/photo-layouts.json entries with "set": "empty-rooms"). */
+export const EMPTY_ROOM_PHOTOS = path.resolve(ROOT, '../shared/testdata/empty-rooms');
 /** The listing of the shared photos: a CSV whose first column is the file name. */
 export const MANIFEST = path.join(PHOTOS, 'MANIFEST.csv');
+/** The photo of an entry of bench/data/photo-layouts.json: its `file` in EMPTY_ROOM_PHOTOS when its `set` is "empty-rooms", else in PHOTOS. */
+export function layoutPhotoPath(entry: { file: string; set?: string }): string {
+  return path.join(entry.set === 'empty-rooms' ? EMPTY_ROOM_PHOTOS : PHOTOS, entry.file);
+}
 /** Decode limit for the shared photos: the largest is 19.8 MP, well above the service's default. */
 export const PHOTO_LIMITS = { maxInputPixels: 100_000_000 };
 /** Size of the "12 MP photo" every time budget is stated for. */
