@@ -1,0 +1,446 @@
+import { roomProgramme, type ProgrammeGroup, type ProgrammeMember } from '../catalog/room-programmes.js';
+import type { Footprint } from '../furniture/generator.js';
+import { samplePiece, type SampledPiece } from '../furniture/library.js';
+import { Random } from '../random.js';
+import { convexHull, convexOverlap, DOOR_CLEARANCE_M, pose, WALL_GAP_M, type Placement } from './place-piece.js';
+import { projectWorld, type RoomModel, type WallLabel } from './room-model.js';
+import { checkWalkway } from './walkway.js';
+
+/** The nearest a piece's footprint comes to the camera (the camera's own side of the room is where people stand). */
+export const PLAN_NEAREST_M = 0.8;
+/** Secondary walkway: a person 0.6 m wide reaches every door from the camera's side (main walkways 0.9 m are scored). */
+export const WALKWAY_M = 0.6;
+export const MAIN_WALKWAY_M = 0.9;
+/** Gap kept between pieces of different groups. */
+const PIECE_GAP_M = 0.05;
+const GRID_STEP_M = 0.1;
+const CANDIDATES_PER_GROUP = 24;
+const DOOR_SIDE_MARGIN_M = 0.15;
+const OPENING_MARGIN_PX = 2;
+/** A hard violation outweighs any score (Infinigen's annealer: a move that lowers violations always wins). */
+const HARD = 1000;
+
+export interface PlanRequest {
+  roomId: string;
+  styleId: string;
+  seed: number;
+  preserveWindows: boolean;
+  /** Photo-sized; non-zero where furniture may stand. */
+  mask?: Uint8Array;
+  /** Image outlines of furniture already in the photo: nothing is planned over them. */
+  obstacles?: [number, number][][];
+  /** Place the decor groups (lamps, plants, rugs alone). */
+  decor: boolean;
+  /** Refine by simulated annealing (smart-staging-v2, furnish); without it the first good arrangement (legacy). */
+  anneal: boolean;
+}
+
+export interface PlannedPiece {
+  group: string;
+  /** The programme entry it fills: 0 the group's anchor, 1… its members (chairs around a table share one). */
+  entry: number;
+  furnitureId: string;
+  piece: SampledPiece;
+  placement: Placement;
+}
+
+export interface PlanShortfall {
+  group: string;
+  furnitureId: string;
+  reason: string;
+}
+
+export interface RoomPlan {
+  roomId: string;
+  pieces: PlannedPiece[];
+  /** What the programme asked for and the plan left out. */
+  missing: PlanShortfall[];
+  /** Hard rules the plan still breaks (empty when the plan is sound). */
+  violations: string[];
+  /** Programme entries filled over entries asked for (chairs around a table are one entry). */
+  completeness: number;
+  score: number;
+  /** Whether a 0.9 m main walkway reaches every door too. */
+  mainWalkway: boolean;
+  milliseconds: number;
+}
+
+interface GroupCandidate {
+  pieces: PlannedPiece[];
+  dropped: PlanShortfall[];
+  score: number;
+}
+
+/**
+ * A whole room's furniture from its programme: each group's anchor is tried at every pose on a 10 cm grid (against
+ * a visible wall, near a corner or free on the seen floor), its members placed relative to it, and the poses that
+ * keep every piece inside the room, on floor the photo shows, off door strips, inside the mask and (with
+ * preserveWindows) off windows and doors are kept with their score. Then a choice of one pose per group (or none,
+ * for optional groups) is made greedily and refined by simulated annealing on: no two groups' pieces overlapping, a
+ * person reaching every door from the camera's side (0.6 m), the programme complete, and the poses' scores.
+ */
+export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
+  const started = performance.now();
+  const programme = roomProgramme(request.roomId);
+  if (!programme) throw new Error(`no programme for room ${request.roomId}`);
+  const random = new Random(request.seed).fork(`plan/${request.roomId}`);
+  const groups = programme.groups.filter((g) => request.decor || !g.decor);
+  const asked = groups.reduce((n, g) => n + 1 + g.members.length, 0);
+
+  const candidates = groups.map((group, index) => groupCandidates(room, group, index, request, random));
+  // Greedy: each group's best pose that overlaps nothing placed before it.
+  const choice = candidates.map(() => -1);
+  for (let g = 0; g < groups.length; g++) {
+    const list = candidates[g]!;
+    for (let k = 0; k < list.length; k++) {
+      choice[g] = k;
+      if (overlaps(candidates, choice, g) === 0) break;
+      choice[g] = -1;
+    }
+  }
+  let energy = energyOf(room, groups, candidates, choice);
+  if (request.anneal) {
+    const iterations = 300;
+    let best = { choice: choice.slice(), energy };
+    for (let step = 0; step < iterations; step++) {
+      const temperature = 0.3 * Math.pow(0.01 / 0.3, step / iterations);
+      const g = random.int(0, groups.length - 1);
+      const list = candidates[g]!;
+      if (list.length === 0) continue;
+      const previous = choice[g]!;
+      choice[g] = groups[g]!.optional && random.chance(0.1) ? -1 : random.int(0, Math.min(list.length, 8) - 1);
+      if (choice[g] === previous) continue;
+      const next = energyOf(room, groups, candidates, choice);
+      const hardBefore = Math.round(energy / HARD);
+      const hardAfter = Math.round(next / HARD);
+      const accept = hardAfter < hardBefore || (hardAfter === hardBefore && (next <= energy || random.next() < Math.exp((energy - next) / temperature)));
+      if (accept) {
+        energy = next;
+        if (energy < best.energy) best = { choice: choice.slice(), energy };
+      } else {
+        choice[g] = previous;
+      }
+    }
+    choice.splice(0, choice.length, ...best.choice);
+  }
+
+  const pieces: PlannedPiece[] = [];
+  const missing: PlanShortfall[] = [];
+  groups.forEach((group, g) => {
+    const k = choice[g]!;
+    if (k < 0) {
+      const why = candidates[g]!.length === 0 ? noPoseReason(request) : 'it would stand in the way of the pieces placed before it';
+      missing.push({ group: group.name, furnitureId: group.anchor, reason: why });
+      for (const member of group.members) missing.push({ group: group.name, furnitureId: member.furnitureId, reason: 'its group was left out' });
+      return;
+    }
+    const candidate = candidates[g]![k]!;
+    pieces.push(...candidate.pieces);
+    missing.push(...candidate.dropped);
+  });
+  const violations = violationsOf(room, groups, candidates, choice);
+  const footprints = pieces.filter((p) => !isFlat(p.piece.footprint)).map((p) => ({ corners: base(p.placement) }));
+  return {
+    roomId: request.roomId,
+    pieces,
+    missing,
+    violations,
+    completeness: asked === 0 ? 1 : new Set(pieces.map((p) => `${p.group}/${p.entry}`)).size / asked,
+    score: choice.reduce((sum, k, g) => sum + (k >= 0 ? candidates[g]![k]!.score : 0), 0),
+    mainWalkway: checkWalkway(room, footprints, MAIN_WALKWAY_M, PLAN_NEAREST_M).connected,
+    milliseconds: Math.round(performance.now() - started),
+  };
+}
+
+function noPoseReason(request: PlanRequest): string {
+  if (request.mask) return 'the marked area has no floor where it fits';
+  if (request.preserveWindows) return 'no spot on the seen floor fits it without covering a window or door';
+  return 'no spot on the seen floor fits it';
+}
+
+/** Flat pieces (rugs, mats) lie under others and do not block a walkway. */
+function isFlat(footprint: Footprint): boolean {
+  return footprint.height < 0.05;
+}
+
+function base(placement: Placement): [number, number][] {
+  return placement.corners.slice(0, 4).map((c) => [c[0], c[1]] as [number, number]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One group's poses.
+
+function groupCandidates(room: RoomModel, group: ProgrammeGroup, index: number, request: PlanRequest, random: Random): GroupCandidate[] {
+  const seedOf = (slot: string) => new Random(request.seed).fork(`${request.roomId}/${index}/${slot}`).int(0, 2 ** 31 - 1);
+  const anchor = samplePiece(group.anchor, request.styleId, seedOf('anchor'));
+  const members = group.members.map((member, m) => {
+    const limits = member.relation.kind === 'under' ? rugLimits(anchor.footprint, group) : undefined;
+    return { member, piece: samplePiece(member.furnitureId, request.styleId, seedOf(`member${m}`), limits) };
+  });
+  const out: GroupCandidate[] = [];
+  for (const pose0 of anchorPoses(room, anchor.footprint, group.place)) {
+    const anchorPlacement = pose(room, anchor.footprint, pose0, 0);
+    if (pieceProblem(room, request, anchor.footprint, anchorPlacement)) continue;
+    const pieces: PlannedPiece[] = [{ group: group.name, entry: 0, furnitureId: group.anchor, piece: anchor, placement: anchorPlacement }];
+    const dropped: PlanShortfall[] = [];
+    let failed = false;
+    let frontPlacement: Placement | undefined;
+    let frontFootprint: Footprint | undefined;
+    for (const [m, { member, piece }] of members.entries()) {
+      const placements = memberPlacements(room, member, piece.footprint, anchor.footprint, anchorPlacement, frontPlacement, frontFootprint);
+      let kept = 0;
+      for (const placement of placements) {
+        const problem = pieceProblem(room, request, piece.footprint, placement);
+        // Chairs tuck under their table or desk; everything else in a group keeps clear of the rest of it.
+        const tucked = member.relation.kind === 'around' || (member.relation.kind === 'front' && member.relation.gap < 0);
+        const clash = !isFlat(piece.footprint) && !tucked && pieces.some((p) => !isFlat(p.piece.footprint) && footprintsOverlap(p.placement, placement, 0.01));
+        if (problem || clash) continue;
+        pieces.push({ group: group.name, entry: m + 1, furnitureId: member.furnitureId, piece, placement });
+        kept++;
+        if (member.relation.kind === 'front') {
+          frontPlacement = placement;
+          frontFootprint = piece.footprint;
+        }
+      }
+      if (kept === 0 && placements.length > 0) {
+        if (!member.optional) {
+          failed = true;
+          break;
+        }
+        dropped.push({ group: group.name, furnitureId: member.furnitureId, reason: 'no room for it beside its group' });
+      }
+    }
+    if (failed) continue;
+    const score = pieces.reduce((s, p) => s + pieceScore(room, p.piece.footprint, p.placement), 0) / pieces.length + 0.2 * (pieces.length - 1) + 0.02 * random.next();
+    out.push({ pieces, dropped, score });
+  }
+  out.sort((a, b) => b.score - a.score);
+  // Keep the best and, for variety between seeds, shuffle the order of near-equals among the first few.
+  const kept = out.slice(0, CANDIDATES_PER_GROUP);
+  for (let i = 0; i + 1 < Math.min(kept.length, 4); i++) {
+    const j = random.int(i, Math.min(kept.length, 4) - 1);
+    if (kept[0]!.score - kept[j]!.score < 0.15) [kept[i], kept[j]] = [kept[j]!, kept[i]!];
+  }
+  return kept;
+}
+
+/** A rug under a group: a little wider than the anchor, reaching under the front member. */
+function rugLimits(anchor: Footprint, group: ProgrammeGroup): { maxWidth: number; maxDepth: number } {
+  const front = group.members.find((m) => m.relation.kind === 'front');
+  const depth = anchor.depth + (front && front.relation.kind === 'front' ? front.relation.gap + 0.8 : 0.6);
+  return { maxWidth: Math.max(1.2, anchor.width + 0.4), maxDepth: Math.max(1.2, depth) };
+}
+
+interface AnchorPose {
+  x: number;
+  y: number;
+  yaw: number;
+  against?: WallLabel;
+}
+
+function anchorPoses(room: RoomModel, footprint: Footprint, place: ProgrammeGroup['place']): AnchorPose[] {
+  const { left, right, front } = room.box;
+  const out: AnchorPose[] = [];
+  const w = footprint.width;
+  const d = footprint.depth;
+  if (place === 'free') {
+    for (let x = left + 0.3 + w / 2; x <= right - 0.3 - w / 2 + 1e-9; x += GRID_STEP_M) {
+      for (let y = PLAN_NEAREST_M + d / 2; y <= front - 0.3 - d / 2 + 1e-9; y += GRID_STEP_M) {
+        out.push({ x, y, yaw: 0 });
+        if (Math.abs(w - d) > 0.2) out.push({ x, y, yaw: Math.PI / 2 });
+      }
+    }
+    return out;
+  }
+  for (const wall of room.visibleWalls) {
+    const poses: AnchorPose[] = [];
+    if (wall === 'wall-front') {
+      for (let x = left + WALL_GAP_M + w / 2; x <= right - WALL_GAP_M - w / 2 + 1e-9; x += GRID_STEP_M) poses.push({ x, y: front - WALL_GAP_M - d / 2, yaw: 0, against: wall });
+    } else {
+      const xc = wall === 'wall-left' ? left + WALL_GAP_M + d / 2 : right - WALL_GAP_M - d / 2;
+      const yaw = wall === 'wall-left' ? Math.PI / 2 : -Math.PI / 2;
+      for (let y = PLAN_NEAREST_M + w / 2; y <= front - WALL_GAP_M - w / 2 + 1e-9; y += GRID_STEP_M) poses.push({ x: xc, y, yaw, against: wall });
+    }
+    // A corner piece stands at one end of its wall.
+    out.push(...(place === 'corner' ? [poses[0], poses[poses.length - 1]].filter((p): p is AnchorPose => p !== undefined) : poses));
+  }
+  return out;
+}
+
+/** Placements of a member relative to its anchor (the anchor frame: x to the anchor's right, −y before its front). */
+function memberPlacements(
+  room: RoomModel,
+  member: ProgrammeMember,
+  footprint: Footprint,
+  anchor: Footprint,
+  anchorPlacement: Placement,
+  frontPlacement: Placement | undefined,
+  frontFootprint: Footprint | undefined,
+): Placement[] {
+  const at = (lx: number, ly: number, turn: number, from: Placement = anchorPlacement) => {
+    const c = Math.cos(from.yaw);
+    const s = Math.sin(from.yaw);
+    return pose(room, footprint, { x: from.x + c * lx - s * ly, y: from.y + s * lx + c * ly, yaw: from.yaw + turn }, 0);
+  };
+  const relation = member.relation;
+  switch (relation.kind) {
+    case 'front':
+      return [at(0, -(anchor.depth / 2 + relation.gap + footprint.depth / 2), relation.facing === 'anchor' ? Math.PI : 0)];
+    case 'beside': {
+      const sign = relation.side === 'right' ? 1 : -1;
+      return [at(sign * (anchor.width / 2 + relation.gap + footprint.width / 2), anchor.depth / 2 - footprint.depth / 2, 0)];
+    }
+    case 'flank': {
+      if (!frontPlacement || !frontFootprint) return [];
+      const sign = relation.side === 'right' ? 1 : -1;
+      // Turned a quarter so its front faces the table: on the table's right it looks left, and the other way.
+      return [at(sign * (frontFootprint.width / 2 + relation.gap + footprint.depth / 2), 0, sign > 0 ? -Math.PI / 2 : Math.PI / 2, frontPlacement)];
+    }
+    case 'around': {
+      const tuck = 0.1;
+      const perSide = Math.max(1, Math.floor(anchor.width / 0.6));
+      const out: Placement[] = [];
+      for (let k = 0; k < perSide; k++) {
+        const lx = -anchor.width / 2 + (anchor.width / perSide) * (k + 0.5);
+        out.push(at(lx, -(anchor.depth / 2 + footprint.depth / 2 - tuck), Math.PI));
+        out.push(at(lx, anchor.depth / 2 + footprint.depth / 2 - tuck, 0));
+      }
+      if (anchor.width >= 1.6) {
+        out.push(at(anchor.width / 2 + footprint.depth / 2 - tuck, 0, -Math.PI / 2));
+        out.push(at(-(anchor.width / 2 + footprint.depth / 2 - tuck), 0, Math.PI / 2));
+      }
+      return out;
+    }
+    case 'under': {
+      // Under the front legs of the anchor and its front member (the coffee table), or under a bed's lower part.
+      return [at(0, frontPlacement ? -(anchor.depth / 2 + 0.3) : -0.2 * anchor.depth, 0)];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules.
+
+/** The first hard rule one piece breaks on its own, or undefined. */
+function pieceProblem(room: RoomModel, request: PlanRequest, footprint: Footprint, placement: Placement): string | undefined {
+  const { left, right, front } = room.box;
+  const corners = base(placement);
+  const slack = 0.011;
+  if (corners.some(([x, y]) => x < left + WALL_GAP_M - slack || x > right - WALL_GAP_M + slack || y > front - WALL_GAP_M + slack)) return 'room';
+  if (corners.some(([, y]) => y < PLAN_NEAREST_M - 1e-6)) return 'near';
+  const { width, height } = room.camera;
+  // Seen: the footprint's centre is in the photo (the piece may be cut by the frame, never float).
+  const centre = projectWorld(room.camera, [placement.x, placement.y, room.box.floor]);
+  if (!centre || centre[0] < 0 || centre[0] >= width || centre[1] < 0 || centre[1] >= height) return 'view';
+  if (footprint.placement === 'on-wall') {
+    const tops = placement.corners.slice(4).map((p) => projectWorld(room.camera, p));
+    if (tops.some((p) => !p || p[1] < 0)) return 'view';
+  }
+  if (!isFlat(footprint)) {
+    for (const opening of room.openings) {
+      if (opening.kind === 'window') continue;
+      if (inDoorStrip(room, corners, opening.wall, opening.u0 - DOOR_SIDE_MARGIN_M, opening.u1 + DOOR_SIDE_MARGIN_M)) return 'door';
+    }
+  }
+  if (request.mask) {
+    for (let i = 0; i <= 4; i++) {
+      for (let j = 0; j <= 4; j++) {
+        const [a, b, c, d] = corners as [[number, number], [number, number], [number, number], [number, number]];
+        const u = i / 4;
+        const v = j / 4;
+        const x = (a[0] + (b[0] - a[0]) * u) * (1 - v) + (d[0] + (c[0] - d[0]) * u) * v;
+        const y = (a[1] + (b[1] - a[1]) * u) * (1 - v) + (d[1] + (c[1] - d[1]) * u) * v;
+        const pixel = projectWorld(room.camera, [x, y, room.box.floor]);
+        if (!pixel || pixel[0] < 0 || pixel[1] < 0 || pixel[0] >= width || pixel[1] >= height) return 'mask';
+        if (request.mask[Math.floor(pixel[1]) * width + Math.floor(pixel[0])] === 0) return 'mask';
+      }
+    }
+  }
+  if (request.preserveWindows || request.obstacles?.length) {
+    const hull = convexHull(placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
+    if (request.preserveWindows && room.openings.some((opening) => convexOverlap(hull, opening.polygon, OPENING_MARGIN_PX))) return 'openings';
+    if (request.obstacles?.some((outline) => convexOverlap(hull, outline))) return 'obstacle';
+  }
+  return undefined;
+}
+
+function inDoorStrip(room: RoomModel, corners: [number, number][], wall: WallLabel, u0: number, u1: number): boolean {
+  const us = corners.map((p) => (wall === 'wall-front' ? p[0] : p[1]));
+  const depths = corners.map((p) => (wall === 'wall-front' ? room.box.front - p[1] : wall === 'wall-left' ? p[0] - room.box.left : room.box.right - p[0]));
+  return Math.max(...us) > u0 && Math.min(...us) < u1 && Math.min(...depths) < DOOR_CLEARANCE_M;
+}
+
+/** Whether two footprints (convex quadrilaterals on the floor) come closer than `gap` metres. */
+function footprintsOverlap(a: Placement, b: Placement, gap: number): boolean {
+  return convexOverlap(base(a), base(b), gap);
+}
+
+/** Higher is better: seen whole and near the photo's middle, at a comfortable depth, a wall piece centred on its wall. */
+function pieceScore(room: RoomModel, footprint: Footprint, placement: Placement): number {
+  const { width } = room.camera;
+  const projected = placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined);
+  if (projected.length === 0) return -2;
+  const xs = projected.map((p) => p[0]);
+  const cut = (Math.max(0, -Math.min(...xs)) + Math.max(0, Math.max(...xs) - width)) / width;
+  const centre = (Math.min(...xs) + Math.max(...xs)) / 2;
+  let s = -2 * cut - 0.5 * Math.abs(centre - width / 2) / width;
+  const depthRange = room.box.front - PLAN_NEAREST_M;
+  if (depthRange > 0) s -= 0.4 * Math.abs((placement.y - PLAN_NEAREST_M) / depthRange - 0.5);
+  if (placement.against === 'wall-front') s += 0.1;
+  if (footprint.placement !== 'floor' && !placement.against) s -= 0.5;
+  return s;
+}
+
+function overlaps(candidates: GroupCandidate[][], choice: number[], upTo = choice.length - 1): number {
+  let count = 0;
+  const chosen = choice.map((k, g) => (k >= 0 && g <= upTo ? candidates[g]![k]! : undefined));
+  for (let g = 0; g < chosen.length; g++) {
+    const a = chosen[g];
+    if (!a) continue;
+    for (let h = g + 1; h < chosen.length; h++) {
+      const b = chosen[h];
+      if (!b) continue;
+      for (const p of a.pieces) {
+        if (isFlat(p.piece.footprint)) continue;
+        for (const q of b.pieces) {
+          if (isFlat(q.piece.footprint)) continue;
+          if (footprintsOverlap(p.placement, q.placement, PIECE_GAP_M)) count++;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+interface HardCount {
+  clashes: number;
+  cutOffDoors: number;
+  unplaced: string[];
+}
+
+function hardCount(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): HardCount {
+  const footprints = choice.flatMap((k, g) => (k >= 0 ? candidates[g]![k]!.pieces : [])).filter((p) => !isFlat(p.piece.footprint)).map((p) => ({ corners: base(p.placement) }));
+  return {
+    clashes: overlaps(candidates, choice),
+    cutOffDoors: checkWalkway(room, footprints, WALKWAY_M, PLAN_NEAREST_M).unreachableDoors.length,
+    unplaced: groups.filter((group, g) => !group.optional && choice[g]! < 0).map((group) => `${group.name} (${group.anchor})`),
+  };
+}
+
+function violationsOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): string[] {
+  const hard = hardCount(room, groups, candidates, choice);
+  const out: string[] = [];
+  if (hard.clashes > 0) out.push(`${hard.clashes} pair(s) of pieces overlap`);
+  if (hard.cutOffDoors > 0) out.push(`${hard.cutOffDoors} door(s) cut off from the camera's side of the room`);
+  for (const group of hard.unplaced) out.push(`the ${group} group has no place`);
+  return out;
+}
+
+function energyOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): number {
+  const hard = hardCount(room, groups, candidates, choice);
+  let score = 0;
+  choice.forEach((k, g) => {
+    if (k >= 0) score += candidates[g]![k]!.score + 1;
+  });
+  return HARD * (hard.clashes + hard.cutOffDoors + hard.unplaced.length) - score;
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ROOM_PROGRAMMES } from '../src/catalog/room-programmes.js';
+import { furnitureIds } from '../src/furniture/library.js';
+import { DOOR_CLEARANCE_M, convexHull, convexOverlap } from '../src/staging/place-piece.js';
+import { planRoom, PLAN_NEAREST_M, type PlanRequest, type RoomPlan } from '../src/staging/plan-room.js';
+import { projectWorld } from '../src/staging/room-model.js';
+import { checkWalkway } from '../src/staging/walkway.js';
+import rooms from '../src/catalog/rooms.json' with { type: 'json' };
+import { syntheticRoom } from './helpers/synthetic-room.js';
+
+const request = (roomId: string, seed = 1, extra: Partial<PlanRequest> = {}): PlanRequest => ({
+  roomId,
+  styleId: 'scandinavian',
+  seed,
+  preserveWindows: false,
+  decor: true,
+  anneal: true,
+  ...extra,
+});
+
+const footprintOf = (p: RoomPlan['pieces'][number]) => p.placement.corners.slice(0, 4).map((c) => [c[0], c[1]] as [number, number]);
+const flat = (p: RoomPlan['pieces'][number]) => p.piece.footprint.height < 0.05;
+
+describe('room programmes', () => {
+  it('cover every room of /v1/rooms with furniture the library builds', () => {
+    const ids = new Set(furnitureIds());
+    for (const room of rooms) {
+      const programme = ROOM_PROGRAMMES.find((p) => p.roomId === room.id);
+      assert.ok(programme, `no programme for ${room.id}`);
+      for (const group of programme.groups) {
+        for (const id of [group.anchor, ...group.members.map((m) => m.furnitureId)]) assert.ok(ids.has(id), `${room.id}: ${id} has no generator`);
+      }
+    }
+  });
+});
+
+describe('planRoom', () => {
+  const room = syntheticRoom(1200, 800, 80, -10);
+
+  for (const roomId of ['living_room', 'bedroom', 'dining_room', 'home_office', 'living_dining']) {
+    it(`plans a ${roomId} with no hard violation: inside the room, no overlaps, doors reachable and their strips clear`, () => {
+      const plan = planRoom(room, request(roomId));
+      assert.deepEqual(plan.violations, []);
+      assert.ok(plan.pieces.length >= 2, `${roomId}: only ${plan.pieces.length} pieces`);
+      const door = room.openings.find((o) => o.kind === 'door')!;
+      for (const piece of plan.pieces) {
+        for (const [x, y] of footprintOf(piece)) {
+          assert.ok(x > room.box.left && x < room.box.right && y < room.box.front && y >= PLAN_NEAREST_M - 1e-6, `${piece.furnitureId} outside the room`);
+          if (!flat(piece)) assert.ok(!(x - room.box.left < DOOR_CLEARANCE_M && y > door.u0 - 0.15 && y < door.u1 + 0.15), `${piece.furnitureId} before the door`);
+        }
+      }
+      const solid = plan.pieces.filter((p) => !flat(p));
+      for (let i = 0; i < solid.length; i++) {
+        for (let j = i + 1; j < solid.length; j++) {
+          if (solid[i]!.group === solid[j]!.group) continue;
+          assert.ok(!convexOverlap(footprintOf(solid[i]!), footprintOf(solid[j]!)), `${solid[i]!.furnitureId} overlaps ${solid[j]!.furnitureId}`);
+        }
+      }
+      assert.ok(checkWalkway(room, solid.map((p) => ({ corners: footprintOf(p) })), 0.6, PLAN_NEAREST_M).connected);
+    });
+  }
+
+  it('places the seating group as a group: the coffee table before the sofa, 0.45 m from it', () => {
+    const plan = planRoom(room, request('living_room', 3));
+    const sofa = plan.pieces.find((p) => p.furnitureId === 'sofa_3_seater')!;
+    const table = plan.pieces.find((p) => p.furnitureId === 'coffee_table')!;
+    assert.ok(sofa && table);
+    const distance = Math.hypot(sofa.placement.x - table.placement.x, sofa.placement.y - table.placement.y);
+    const expected = sofa.piece.footprint.depth / 2 + 0.45 + table.piece.footprint.depth / 2;
+    assert.ok(Math.abs(distance - expected) < 1e-6, `coffee table ${distance.toFixed(2)} m from the sofa's centre, expected ${expected.toFixed(2)}`);
+  });
+
+  it('the same seed gives the same plan and other seeds other plans', () => {
+    const key = (plan: RoomPlan) => plan.pieces.map((p) => `${p.furnitureId}@${p.placement.x.toFixed(2)},${p.placement.y.toFixed(2)},${p.placement.yaw.toFixed(2)}`).join(' ');
+    assert.equal(key(planRoom(room, request('living_room', 5))), key(planRoom(room, request('living_room', 5))));
+    const plans = new Set([1, 2, 3, 4, 5, 6].map((seed) => key(planRoom(room, request('living_room', seed)))));
+    assert.ok(plans.size > 1, 'six seeds gave one plan');
+  });
+
+  it('with preserveWindows no piece covers a window or door pixel', () => {
+    for (const roomId of ['living_room', 'bedroom']) {
+      const plan = planRoom(room, request(roomId, 2, { preserveWindows: true }));
+      for (const piece of plan.pieces) {
+        const hull = convexHull(piece.placement.corners.map((c) => projectWorld(room.camera, c)).filter((p): p is [number, number] => p !== undefined));
+        for (const opening of room.openings) assert.ok(!convexOverlap(hull, opening.polygon), `${piece.furnitureId} covers the ${opening.kind}`);
+      }
+    }
+  });
+
+  it('inside a mask only, and says what it left out when the mask is small', () => {
+    const { width, height } = room.camera;
+    const mask = new Uint8Array(width * height);
+    // The floor's right half near the camera.
+    for (let y = Math.round(height * 0.7); y < height; y++) for (let x = Math.round(width * 0.5); x < width; x++) mask[y * width + x] = 1;
+    const plan = planRoom(room, request('living_room', 1, { mask }));
+    for (const piece of plan.pieces) {
+      for (const [x, y] of footprintOf(piece)) {
+        const pixel = projectWorld(room.camera, [x, y, room.box.floor])!;
+        assert.ok(mask[Math.floor(pixel[1]) * width + Math.floor(pixel[0])], `${piece.furnitureId} outside the mask`);
+      }
+    }
+    assert.ok(plan.missing.length > 0 && plan.completeness < 1);
+    assert.ok(plan.missing.every((m) => m.reason.length > 0));
+  });
+});
+
+describe('room programmes, names', () => {
+  it('name each group of a room once (plans report pieces by group)', () => {
+    for (const programme of ROOM_PROGRAMMES) {
+      const names = programme.groups.map((g) => g.name);
+      assert.equal(new Set(names).size, names.length, `${programme.roomId}: ${names.join(', ')}`);
+    }
+  });
+});
