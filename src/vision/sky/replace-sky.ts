@@ -1,7 +1,7 @@
 import type { Sky } from '../../catalog/catalog.js';
 import { LINEAR_OF_BYTE, linearToSrgbByte, srgbToLinear } from '../colour.js';
 import { smoothstep } from '../shaping.js';
-import { hasAlpha, type RawImage } from '../raw-image.js';
+import type { RawImage } from '../raw-image.js';
 import { bilinearSampler, type ColourPlanes, type PlanesSampler } from '../colour-planes.js';
 import { detectSky, type SkyDetection, type SkyDetectionOptions } from './detect-sky.js';
 import { renderLinearSky, type LinearSky } from './render-sky.js';
@@ -39,12 +39,6 @@ export interface ReplaceSkyOptions extends SkyDetectionOptions {
   matte?: SkyMatteOptions;
   /** Seed of the new sky's clouds. Default 1. */
   seed?: number;
-  /** Extra red (and less blue) given to the foreground in linear light, for the sunnier light of a blue sky. Default 0.04. */
-  warmth?: number;
-  /** Extra brightness given to the foreground in linear light. Default 0.05. */
-  brightness?: number;
-  /** How much of the old sky's colour in hazy distant objects near the horizon is swapped for the new sky's. Default 0.6. */
-  haze?: number;
   /** Most pixels rendered one by one for the new sky (it is enlarged bilinearly to the photo). Default 600,000. */
   skyDetailPixels?: number;
 }
@@ -61,8 +55,13 @@ export interface SkyReplacement {
 const OLD_TEXTURE_KEPT_BELOW = 0.7;
 /** Keeps ratios to a (never quite black) sky colour finite. */
 const TINY = 1e-4;
-/** Height of the band around the horizon, as a fraction of the image height, in which haze is re-tinted. */
-const HAZE_BAND_FRACTION = 0.05;
+/**
+ * Chroma (max − min channel, sRGB 0…1) of the scene's mean colourfulness at which the new sky keeps the catalog's full
+ * saturation. A duller, shadowless scene (overcast light drains colour) gets a paler sky in proportion, down to
+ * `MIN_SKY_SATURATION`: a saturated blue over a dull street reads as pasted in.
+ */
+const VIVID_SCENE_CHROMA = 0.16;
+const MIN_SKY_SATURATION = 0.45;
 /** Chroma (max − min, 8-bit levels) under which every pixel of a colour image counts as grey: a greyscale photo saved as RGB. */
 const GREYSCALE_CHROMA = 3 / 255;
 
@@ -72,9 +71,10 @@ const GREYSCALE_CHROMA = 3 / 255;
  *   photo + α·(new − old sky) − w(α)·(photo − old sky),   w rising from 0 at α = 0.7 to 1 at α = 1,
  * in linear light, where α is the matte and "old sky" the smooth model of the sky that was there: a half-covered twig
  * swaps only the sky half of its colour (no grey halo, no lightening), while open sky becomes the new sky exactly.
- * The foreground (weight 1 − α) is then made slightly warmer and brighter, and hazy objects near the horizon take on
- * the new sky's haze. Alpha is copied unchanged; the result has the input's channels. The new sky's horizon is put at
- * the detected one (see detectSky).
+ * Every pixel with α = 0 — everything that is not sky — is copied byte for byte: no warming, brightening or haze
+ * re-tint of the scene, which would alter the property itself (a white wall near the horizon turned bluish). The new
+ * sky is made as pale as the scene is dull (see VIVID_SCENE_CHROMA). Alpha is copied unchanged; the result has the
+ * input's channels. The new sky's horizon is put at the detected one (see detectSky).
  */
 export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions = {}): SkyReplacement {
   const unchanged = (reason: SkyReplacementReason, detection: SkyDetection | null, because: string): SkyReplacement => ({
@@ -118,79 +118,68 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
 
 function composite(image: RawImage, matte: Float32Array, detection: SkyDetection, sky: Sky, options: ReplaceSkyOptions): RawImage {
   const { width, height, channels, data } = image;
-  const warmth = options.warmth ?? 0.04;
-  const brightness = options.brightness ?? 0.05;
-  const hazeStrength = options.haze ?? 0.6;
-  const gain = [1 + brightness + warmth, 1 + brightness + warmth * 0.3, 1 + brightness - warmth];
-
   const detailPixels = options.skyDetailPixels ?? 600_000;
   const scale = Math.min(1, Math.sqrt(detailPixels / (width * height)));
   const skyWidth = Math.max(1, Math.round(width * scale));
   const skyHeight = Math.max(1, Math.round(height * scale));
   const horizonRow = detection.horizonRow;
   const newSky = renderLinearSky(sky, skyWidth, skyHeight, { horizonRow: horizonRow * (skyHeight / height), seed: options.seed ?? 1 });
+  desaturate(newSky, skySaturationFor(detection));
   const oldSky = linearPlanes(detection.segmentation.skyModel);
-
   const newSkySampler = skySampler(newSky, width, height);
   const oldSkySampler = skySampler(oldSky, width, height);
-  // The haze colours, old and new, are those of each sky just above the horizon, column by column.
-  const hazeRow = Math.max(0, Math.min(height - 1, Math.floor(horizonRow) - 1));
-  const oldHaze = new Float32Array(width * 3);
-  const newHaze = new Float32Array(width * 3);
-  for (let x = 0; x < width; x++) {
-    oldSkySampler(x, hazeRow, oldHaze, x * 3);
-    newSkySampler(x, hazeRow, newHaze, x * 3);
-  }
-  const hazeBand = HAZE_BAND_FRACTION * height;
 
-  const out = new Uint8Array(data.length);
-  const keepAlpha = hasAlpha(image);
-  const photo = [0, 0, 0];
+  const out = new Uint8Array(data);
   const fresh = new Float32Array(3);
   const old = new Float32Array(3);
-  for (let y = 0; y < height; y++) {
-    const hazeWeight = hazeStrength * Math.exp(-Math.abs(y + 0.5 - horizonRow) / hazeBand);
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const offset = i * channels;
-      const alpha = matte[i]!;
-      for (let c = 0; c < 3; c++) photo[c] = LINEAR_OF_BYTE[data[offset + c]!]!;
-      let result0 = photo[0]!, result1 = photo[1]!, result2 = photo[2]!;
-      if (alpha > 0) {
-        newSkySampler(x, y, fresh, 0);
-        oldSkySampler(x, y, old, 0);
-        const dropOldTexture = smoothstep(OLD_TEXTURE_KEPT_BELOW, 1, alpha);
-        // A mixed pixel cannot hold more of the old sky than its darkest channel allows, or its foreground share
-        // would be negative: where the matte says more (JPEG ringing, a dark edge) the swap would print a dark blue
-        // fringe. Near α = 1 the pixel is taken for sky whatever its shade, as the old texture is dropped there.
-        const possible = Math.min(photo[0]! / (old[0]! + TINY), photo[1]! / (old[1]! + TINY), photo[2]! / (old[2]! + TINY));
-        const swapped = Math.min(alpha, possible) + dropOldTexture * Math.max(0, alpha - possible);
-        result0 += swapped * (fresh[0]! - old[0]!) - dropOldTexture * (photo[0]! - old[0]!);
-        result1 += swapped * (fresh[1]! - old[1]!) - dropOldTexture * (photo[1]! - old[1]!);
-        result2 += swapped * (fresh[2]! - old[2]!) - dropOldTexture * (photo[2]! - old[2]!);
-      }
-      if (alpha < 1) {
-        const foreground = 1 - alpha;
-        if (hazeWeight > 0.01) {
-          // How washed out toward the old haze colour this pixel is: the dark-channel estimate of 1 − transmission.
-          const h = x * 3;
-          const veil = Math.min(photo[0]! / (oldHaze[h]! + TINY), photo[1]! / (oldHaze[h + 1]! + TINY), photo[2]! / (oldHaze[h + 2]! + TINY), 1);
-          const amount = foreground * hazeWeight * veil * veil;
-          result0 += amount * (newHaze[h]! - oldHaze[h]!);
-          result1 += amount * (newHaze[h + 1]! - oldHaze[h + 1]!);
-          result2 += amount * (newHaze[h + 2]! - oldHaze[h + 2]!);
-        }
-        result0 *= 1 + foreground * (gain[0]! - 1);
-        result1 *= 1 + foreground * (gain[1]! - 1);
-        result2 *= 1 + foreground * (gain[2]! - 1);
-      }
-      out[offset] = linearToSrgbByte(result0);
-      out[offset + 1] = linearToSrgbByte(result1);
-      out[offset + 2] = linearToSrgbByte(result2);
-      if (keepAlpha) out[offset + 3] = data[offset + 3]!;
-    }
+  for (let i = 0; i < width * height; i++) {
+    const alpha = matte[i]!;
+    // Not sky: the bytes stay as they are (out is a copy of the input).
+    if (alpha <= 0) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    const offset = i * channels;
+    const photo0 = LINEAR_OF_BYTE[data[offset]!]!;
+    const photo1 = LINEAR_OF_BYTE[data[offset + 1]!]!;
+    const photo2 = LINEAR_OF_BYTE[data[offset + 2]!]!;
+    newSkySampler(x, y, fresh, 0);
+    oldSkySampler(x, y, old, 0);
+    const dropOldTexture = smoothstep(OLD_TEXTURE_KEPT_BELOW, 1, alpha);
+    // A mixed pixel cannot hold more of the old sky than its darkest channel allows, or its foreground share
+    // would be negative: where the matte says more (JPEG ringing, a dark edge) the swap would print a dark blue
+    // fringe. Near α = 1 the pixel is taken for sky whatever its shade, as the old texture is dropped there.
+    const possible = Math.min(photo0 / (old[0]! + TINY), photo1 / (old[1]! + TINY), photo2 / (old[2]! + TINY));
+    const swapped = Math.min(alpha, possible) + dropOldTexture * Math.max(0, alpha - possible);
+    out[offset] = linearToSrgbByte(photo0 + swapped * (fresh[0]! - old[0]!) - dropOldTexture * (photo0 - old[0]!));
+    out[offset + 1] = linearToSrgbByte(photo1 + swapped * (fresh[1]! - old[1]!) - dropOldTexture * (photo1 - old[1]!));
+    out[offset + 2] = linearToSrgbByte(photo2 + swapped * (fresh[2]! - old[2]!) - dropOldTexture * (photo2 - old[2]!));
   }
   return { data: out, width, height, channels };
+}
+
+/** 1 for a colourful scene, less for a dull one: the mean chroma of what is not sky over VIVID_SCENE_CHROMA. */
+function skySaturationFor(detection: SkyDetection): number {
+  const { planes, segmentation } = detection;
+  let chroma = 0;
+  let count = 0;
+  for (let i = 0; i < segmentation.mask.length; i++) {
+    if (segmentation.mask[i]) continue;
+    chroma += Math.max(planes.r[i]!, planes.g[i]!, planes.b[i]!) - Math.min(planes.r[i]!, planes.g[i]!, planes.b[i]!);
+    count++;
+  }
+  const vividness = count > 0 ? chroma / count / VIVID_SCENE_CHROMA : 1;
+  return Math.min(1, Math.max(MIN_SKY_SATURATION, vividness));
+}
+
+/** Moves each pixel toward its own luminance (linear light), keeping brightness: a paler sky of the same light. */
+function desaturate(sky: LinearSky, saturation: number): void {
+  if (saturation >= 1) return;
+  for (let i = 0; i < sky.r.length; i++) {
+    const y = 0.2126 * sky.r[i]! + 0.7152 * sky.g[i]! + 0.0722 * sky.b[i]!;
+    sky.r[i] = y + (sky.r[i]! - y) * saturation;
+    sky.g[i] = y + (sky.g[i]! - y) * saturation;
+    sky.b[i] = y + (sky.b[i]! - y) * saturation;
+  }
 }
 
 function isNeutralEverywhere(planes: ColourPlanes): boolean {

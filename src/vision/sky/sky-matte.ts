@@ -33,7 +33,9 @@ export function computeSkyMatte(
   // The guided filter reads three colour channels; a greyscale image is spread to three.
   const colour = image.channels >= 3 ? image : greyToRgb(splitAlpha(image).colour);
   const matte = applyModelToImage(model, colour);
-  const reach = boxMean(Float32Array.from(segmentation.mask), planes.width, planes.height, radius + 1);
+  // Only the detected sky and the one working pixel around it, where its true edge lies, may take any sky: the
+  // guided filter alone would give a white wall next to a white sky the sky's value, as it goes by colour.
+  const reach = boxMean(Float32Array.from(segmentation.mask), planes.width, planes.height, 1);
   const { width, height } = image;
   for (let y = 0; y < height; y++) {
     const row = Math.min(planes.height - 1, Math.floor((y * planes.height) / height)) * planes.width;

@@ -5,6 +5,7 @@ import type { ColourPlanes } from '../colour-planes.js';
 import { closeMask, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel } from './sky-model.js';
+import { dropNarrowStrips, skylineLimit, type SkylineOptions } from './skyline.js';
 import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';
 
 /** The sky found at the working resolution, before the full-resolution matte. */
@@ -21,6 +22,8 @@ export interface SkySegmentation {
   skyModel: ColourPlanes;
   /** Straight boundaries used as barriers. */
   barriers: LineSegment[];
+
+
   cues: SkyCues;
 }
 
@@ -57,6 +60,7 @@ export interface SkySegmentationOptions {
   skyModelRadiusFraction?: number;
   cues?: SkyCueOptions;
   lines?: StraightEdgeOptions;
+  skyline?: SkylineOptions;
 }
 
 const DEFAULTS = {
@@ -85,7 +89,9 @@ const DEFAULTS = {
  * 3. a second flood into sky veiled by twigs, judged by closeness to the model rather than by texture;
  * 4. enclosed patches that match the model (sky between branches), and a colour-checked band along the border where
  *    the texture window blurred the cues;
- * 5. each sky pixel's share of sky, unmixed from the foreground next to it: the input of the matte.
+ * 5. only what lies above the skyline stays (see skylineLimit): the floods above reach a white wall or a road
+ *    marking through any gap in a roofline, a column walk from the top cannot;
+ * 6. each sky pixel's share of sky, unmixed from the foreground next to it: the input of the matte.
  */
 export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions = {}): SkySegmentation {
   const settings = { ...DEFAULTS, ...options };
@@ -112,6 +118,9 @@ export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions
   const reach = Math.max(2, Math.round(settings.holeReachFraction * Math.max(width, height)));
   addEnclosedSky(mask, passable, distance, width, height, settings.holeTolerance, settings.maxHoleFraction, reach);
   growIntoBorderBand(mask, blocked, distance, width, settings.borderBand, settings.borderTolerance);
+  const aboveSkyline = skylineLimit(planes, mask, options.skyline);
+  for (let i = 0; i < mask.length; i++) mask[i] = mask[i]! & aboveSkyline[i]!;
+  dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
 
   const skyModel = fitSkyModel(planes, mask, radius);
   const finalDistance = distanceToSky(planes, skyModel);
@@ -232,6 +241,9 @@ function unmixedSkyShare(mask: Uint8Array, distance: Float32Array, width: number
   }
   return share;
 }
+
+/** Sky runs narrower than 2 · 2 + 1 working columns (under 1 % of the width) are dropped: see dropNarrowStrips. */
+const NARROW_STRIP_RADIUS = 2;
 
 /** Below this, the "foreground" near a pixel is only the sky's own variation, and unmixing would amplify noise. */
 const MIN_UNMIX_SPAN = 0.15;

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadCatalog } from '../src/catalog/catalog.js';
+import type { RawImage } from '../src/vision/raw-image.js';
+import { replaceSky } from '../src/vision/sky/replace-sky.js';
+import { seededRandom } from './helpers/seeded-random.js';
+
+type Rgb = [number, number, number];
+
+/** A scene painted by a function of (x, y), with ±3 levels of deterministic noise, and where it is not sky. */
+function paint(width: number, height: number, colour: (x: number, y: number) => { rgb: Rgb; sky: boolean }) {
+  const random = seededRandom(11);
+  const data = new Uint8Array(width * height * 3);
+  const notSky = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const { rgb, sky } = colour(x + 0.5, y + 0.5);
+      const i = y * width + x;
+      for (let c = 0; c < 3; c++) data[i * 3 + c] = Math.max(0, Math.min(255, Math.round(rgb[c]! + (random() - 0.5) * 6)));
+      notSky[i] = sky ? 0 : 1;
+    }
+  }
+  const image: RawImage = { data, width, height, channels: 3 };
+  return { image, notSky };
+}
+
+/** Pixels that are not sky, at least `margin` pixels from any sky pixel (the one-pixel boundary is mixed). */
+function changedNonSky(before: RawImage, after: RawImage, notSky: Uint8Array, margin: number): number {
+  const { width, height } = before;
+  let changed = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let interior = true;
+      for (let dy = -margin; dy <= margin && interior; dy++) {
+        for (let dx = -margin; dx <= margin && interior; dx++) {
+          const yy = Math.min(height - 1, Math.max(0, y + dy));
+          const xx = Math.min(width - 1, Math.max(0, x + dx));
+          interior = notSky[yy * width + xx] === 1;
+        }
+      }
+      if (!interior) continue;
+      const i = (y * width + x) * 3;
+      if (before.data[i] !== after.data[i] || before.data[i + 1] !== after.data[i + 1] || before.data[i + 2] !== after.data[i + 2]) changed++;
+    }
+  }
+  return changed;
+}
+
+const sky = loadCatalog().defaultSky;
+
+describe('sky_fix paints nothing that is not sky', () => {
+  it('keeps every pixel of a white gable under a white overcast sky bit-identical', () => {
+    // The hard case: the gable's white is the sky's white; only a thin grey fascia separates them.
+    const width = 480;
+    const height = 360;
+    const { image, notSky } = paint(width, height, (x, y) => {
+      const horizon = 0.75 * height;
+      const ridge = 0.25 * height;
+      const slope = Math.abs(x - width / 2) * 0.9;
+      const roofline = ridge + slope;
+      if (y >= horizon) return { rgb: [92, 110, 70], sky: false };
+      if (x > 0.15 * width && x < 0.85 * width && y >= roofline) {
+        const fascia = y - roofline < 3;
+        const window = x > 0.44 * width && x < 0.56 * width && y > 0.45 * height && y < 0.6 * height;
+        return { rgb: fascia ? [150, 150, 150] : window ? [60, 70, 80] : [238, 238, 236], sky: false };
+      }
+      return { rgb: [244, 245, 246], sky: true };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, report.because);
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+  });
+
+  it('keeps white road stripes under a grey street sky', () => {
+    const width = 480;
+    const height = 360;
+    const { image, notSky } = paint(width, height, (x, y) => {
+      const buildingLeft = x < 0.3 * width && y > 0.1 * height;
+      const buildingRight = x > 0.7 * width && x < 0.9 * width && y > 0.15 * height;
+      if (y < 0.4 * height && !buildingLeft && !buildingRight) return { rgb: [236, 237, 239], sky: true };
+      if (buildingLeft || buildingRight) return { rgb: [150, 120, 100], sky: false };
+      if (y < 0.5 * height) return { rgb: [120, 110, 100], sky: false };
+      const stripe = y > 0.8 * height && y < 0.86 * height && Math.floor(x / 30) % 2 === 0;
+      return { rgb: stripe ? [240, 240, 238] : [90, 90, 92], sky: false };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, report.because);
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+  });
+
+  it('changes nothing on a blue-sky photo', () => {
+    const { image } = paint(320, 240, (x, y) =>
+      y < 150 && !(x > 100 && x < 220 && y > 70) ? { rgb: [90 + y * 0.4, 150 + y * 0.3, 230], sky: true } : { rgb: [240, 240, 236], sky: false },
+    );
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, false);
+    assert.deepEqual(output.data, image.data);
+  });
+});
