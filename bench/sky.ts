@@ -1,7 +1,9 @@
 /**
  * `npm run bench:sky`: sky segmentation against skies outlined by hand (bench/data/sky-masks.json), the classifier's
  * verdict on every photo of the shared set, timings at native size and at 12 MP, and a contact sheet
- * (photo | detected sky with the hand outline | replaced sky) in docs/images/sky-contact-sheet.jpg.
+ * (photo | detected sky with the hand outline | replaced sky) in docs/images/sky-contact-sheet.jpg; and on the exterior
+ * photos of ../shared/testdata/exteriors, what sky_fix alone changes inside hand boxes of sky and of things that are not
+ * sky (enhanced vs enhanced + sky_fix), with a contact sheet in docs/images/sky-exteriors-contact-sheet.jpg.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,8 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { detectSky } from '../src/vision/sky/detect-sky.js';
 import { replaceSky } from '../src/vision/sky/replace-sky.js';
 import { computeSkyMatte } from '../src/vision/sky/sky-matte.js';
+import { LINEAR_OF_BYTE, labOfLinearRgb, type Lab } from '../src/vision/colour.js';
+import { enhancePhoto } from '../src/vision/enhance/enhance.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
 import { resizeToTwelveMegapixels } from './twelve-megapixels.js';
@@ -104,7 +108,9 @@ async function main(): Promise<void> {
 
   const verdicts = await verdictsOnSharedSet();
   await writeContactSheet(sheetRows);
-  writeSection('bench-sky', report(rows, verdicts));
+  const exteriors = await exteriorBoxes();
+  await writeExteriorSheet(exteriors.sheet);
+  writeSection('bench-sky', report(rows, verdicts, exteriorReport(exteriors.rows)));
   console.log(`wrote docs/benchmarks.md (bench-sky) and ${path.relative(ROOT, CONTACT_SHEET)}`);
 }
 
@@ -227,7 +233,7 @@ async function writeContactSheet(rows: SheetRow[]): Promise<void> {
     .toFile(CONTACT_SHEET);
 }
 
-function report(rows: Row[], verdicts: string[]): string {
+function report(rows: Row[], verdicts: string[], exteriors: string[]): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(2);
   return [
     '## Sky segmentation and replacement (`npm run bench:sky`)',
@@ -256,6 +262,19 @@ function report(rows: Row[], verdicts: string[]): string {
     ...verdicts,
     '',
     'Contact sheet: `docs/images/sky-contact-sheet.jpg` (photo | detected sky in magenta with the hand outline in yellow | result).',
+    '',
+    '### What sky_fix alone changes on exterior photos',
+    '',
+    'The 16 photos of `../shared/testdata/exteriors` (boxes in its `boxes.json`: boxes wholly in sky, boxes wholly on',
+    'things that are not sky: walls, siding, garage doors, road markings, snow, windows), each scaled to 2,048 px on its',
+    'longer side, enhanced, then enhanced + sky_fix; the two are compared. Per photo the worst not_sky box: median shift',
+    'of CIE b* (negative = toward blue), mean luma gradient after over before, median change of L*; and the share of',
+    'sky-box pixels whose bytes changed. sky_fix lifts nothing (docs/api.md), so the L* target is 0.',
+    'These photos are all we have: the skyline rule and its thresholds were tuned while looking at them (and at the',
+    'exterior photos of the rooms set above), so the figures are not those of unseen photos. Contact sheet',
+    '`docs/images/sky-exteriors-contact-sheet.jpg` (input | enhanced | enhanced + sky_fix).',
+    '',
+    ...exteriors,
   ].join('\n');
 }
 
@@ -269,6 +288,168 @@ function svgSize(width: number, height: number): string {
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const EXTERIORS = path.resolve(ROOT, '../shared/testdata/exteriors');
+const EXTERIOR_SHEET = path.join(ROOT, 'docs/images/sky-exteriors-contact-sheet.jpg');
+/** The exteriors are analysed at this longer side (the largest is 24 MP); boxes are scaled with them. */
+const EXTERIOR_LONG_SIDE = 2048;
+type Box = [number, number, number, number];
+
+interface ExteriorRow {
+  file: string;
+  sky: string;
+  reason: string;
+  /** Per not_sky box: median Δb*, texture after/before, median ΔL*. */
+  boxes: { db: number; texture: number; dl: number }[];
+  /** Share of sky-box pixels whose bytes changed. */
+  skyChanged: number;
+}
+
+/**
+ * What sky_fix alone does to each exterior photo: the photo enhanced, then enhanced + sky_fix, compared in the
+ * boxes of boxes.json (not_sky: Δb*, texture kept, ΔL*; sky: share of pixels changed).
+ */
+async function exteriorBoxes(): Promise<{ rows: ExteriorRow[]; sheet: Buffer[] }> {
+  const boxes = JSON.parse(fs.readFileSync(path.join(EXTERIORS, 'boxes.json'), 'utf8')) as Record<string, { sky: Box[]; not_sky: Box[] }>;
+  const manifest = fs.readFileSync(path.join(EXTERIORS, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1);
+  const rows: ExteriorRow[] = [];
+  const sheet: Buffer[] = [];
+  for (const line of manifest) {
+    const [file, skyKind] = line.split(',') as [string, string];
+    const { image: full } = await decodeImage(fs.readFileSync(path.join(EXTERIORS, file)), PHOTO_LIMITS);
+    const scale = Math.min(1, EXTERIOR_LONG_SIDE / Math.max(full.width, full.height));
+    const image = scale < 1 ? await resized(full, scale) : full;
+    const enhanced = enhancePhoto(image).image;
+    const fixed = replaceSky(enhanced, loadCatalog().defaultSky);
+    const scaleBox = (box: Box): Box => box.map((v) => Math.round(v * scale)) as Box;
+    const entry = boxes[file]!;
+    rows.push({
+      file,
+      sky: skyKind,
+      reason: fixed.report.reason,
+      boxes: entry.not_sky.map((box) => boxChange(enhanced, fixed.image, scaleBox(box))),
+      skyChanged: changedShare(enhanced, fixed.image, entry.sky.map(scaleBox)),
+    });
+    sheet.push(await threePanels(image, enhanced, fixed.image, `${file} — ${skyKind} sky: ${fixed.report.reason}`));
+    console.log(`${file}: ${fixed.report.reason}`);
+  }
+  return { rows, sheet };
+}
+
+async function resized(image: RawImage, scale: number): Promise<RawImage> {
+  const width = Math.round(image.width * scale);
+  const height = Math.round(image.height * scale);
+  const data = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels as 3 } })
+    .resize(width, height, { kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  return { data: new Uint8Array(data), width, height, channels: image.channels };
+}
+
+function labAt(image: RawImage, i: number, out: Lab): Lab {
+  const o = i * image.channels;
+  return labOfLinearRgb(LINEAR_OF_BYTE[image.data[o]!]!, LINEAR_OF_BYTE[image.data[o + 1]!]!, LINEAR_OF_BYTE[image.data[o + 2]!]!, out);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Median Δb* and ΔL* (after − before) and mean gradient after over before, inside one box. */
+function boxChange(before: RawImage, after: RawImage, [x0, y0, x1, y1]: Box): { db: number; texture: number; dl: number } {
+  const db: number[] = [];
+  const dl: number[] = [];
+  const a: Lab = { lightness: 0, a: 0, b: 0 };
+  const b: Lab = { lightness: 0, a: 0, b: 0 };
+  let gradientBefore = 0;
+  let gradientAfter = 0;
+  const { width } = before;
+  const luma = (image: RawImage, i: number) => image.data[i * image.channels]! * 0.299 + image.data[i * image.channels + 1]! * 0.587 + image.data[i * image.channels + 2]! * 0.114;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = y * width + x;
+      labAt(before, i, a);
+      labAt(after, i, b);
+      db.push(b.b - a.b);
+      dl.push(b.lightness - a.lightness);
+      if (x + 1 < x1 && y + 1 < y1) {
+        gradientBefore += Math.abs(luma(before, i + 1) - luma(before, i)) + Math.abs(luma(before, i + width) - luma(before, i));
+        gradientAfter += Math.abs(luma(after, i + 1) - luma(after, i)) + Math.abs(luma(after, i + width) - luma(after, i));
+      }
+    }
+  }
+  return { db: median(db), dl: median(dl), texture: gradientBefore > 0 ? gradientAfter / gradientBefore : 1 };
+}
+
+function changedShare(before: RawImage, after: RawImage, boxes: Box[]): number {
+  let changed = 0;
+  let total = 0;
+  for (const [x0, y0, x1, y1] of boxes) {
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const o = (y * before.width + x) * before.channels;
+        total++;
+        if (before.data[o] !== after.data[o] || before.data[o + 1] !== after.data[o + 1] || before.data[o + 2] !== after.data[o + 2]) changed++;
+      }
+    }
+  }
+  return total > 0 ? changed / total : 0;
+}
+
+/** input | enhanced | enhanced + sky_fix, one row with a caption. */
+async function threePanels(input: RawImage, enhanced: RawImage, fixed: RawImage, caption: string): Promise<Buffer> {
+  const rowHeight = 300;
+  const panelWidth = Math.round((input.width * rowHeight) / input.height);
+  const panel = (image: RawImage) =>
+    sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels as 3 } })
+      .removeAlpha()
+      .resize(panelWidth, rowHeight, { kernel: 'lanczos3' })
+      .png()
+      .toBuffer();
+  const gap = 6;
+  const captionHeight = 22;
+  const text = `<svg ${svgSize(3 * panelWidth + 2 * gap, captionHeight)}><text x="4" y="16" font-family="sans-serif" font-size="14" fill="#eee">${escapeXml(caption)}</text></svg>`;
+  const panels = [await panel(input), await panel(enhanced), await panel(fixed)];
+  return sharp({ create: { width: 3 * panelWidth + 2 * gap, height: rowHeight + captionHeight, channels: 3, background: '#202020' } })
+    .composite([{ input: Buffer.from(text), left: 0, top: 0 }, ...panels.map((input, k) => ({ input, left: k * (panelWidth + gap), top: captionHeight }))])
+    .png()
+    .toBuffer();
+}
+
+async function writeExteriorSheet(rows: Buffer[]): Promise<void> {
+  const metas = await Promise.all(rows.map((row) => sharp(row).metadata()));
+  const width = Math.max(...metas.map((m) => m.width!));
+  const layers: OverlayOptions[] = [];
+  let top = 0;
+  for (let k = 0; k < rows.length; k++) {
+    layers.push({ input: rows[k]!, left: 0, top });
+    top += metas[k]!.height! + 8;
+  }
+  await sharp({ create: { width, height: top - 8, channels: 3, background: '#202020' } })
+    .composite(layers)
+    .jpeg({ quality: 78, mozjpeg: true })
+    .toFile(EXTERIOR_SHEET);
+}
+
+function exteriorReport(rows: ExteriorRow[]): string[] {
+  const pass = (ok: boolean) => (ok ? 'pass' : '**miss**');
+  const lines = rows.map((row) => {
+    const worstDb = Math.min(...row.boxes.map((box) => box.db));
+    const worstTexture = Math.min(...row.boxes.map((box) => box.texture));
+    const worstDl = Math.max(...row.boxes.map((box) => Math.abs(box.dl)));
+    const skyOk = row.sky === 'grey' ? row.skyChanged >= 0.95 : row.skyChanged === 0;
+    return (
+      `| ${row.file} | ${row.sky} | ${row.reason} | ${worstDb.toFixed(2)} ${pass(worstDb > -3)} | ${worstTexture.toFixed(3)} ${pass(worstTexture >= 0.9)} ` +
+      `| ${worstDl.toFixed(2)} ${pass(worstDl <= 0)} | ${(100 * row.skyChanged).toFixed(1)} % ${pass(skyOk)} |`
+    );
+  });
+  return [
+    '| Photo | Sky | sky_fix | Worst not_sky median Δb* (> −3) | Worst texture after/before (≥ 0.9) | Worst \\|median ΔL*\\| (0: no lift) | Sky-box pixels changed (grey ≥ 95 %, blue 0) |',
+    '|---|---|---|---:|---:|---:|---:|',
+    ...lines,
+  ];
 }
 
 await main();
