@@ -336,7 +336,7 @@ describe('logging of answers that are not faults', () => {
   it('logs a 501 and a 400 at info, with their code and without a stack', async () => {
     const unbuilt = await app.inject({
       method: 'POST',
-      url: '/v1/furnish',
+      url: '/v1/creative-redesign',
       headers: auth,
       payload: { url: 'https://example.com/a.jpg', styleId: 'modern', roomId: 'bedroom' },
     });

@@ -97,3 +97,53 @@ describe('POST /v1/furnish with furnitureId', { timeout: TIMEOUT_MS }, () => {
     },
   );
 });
+
+describe('POST /v1/furnish with roomId and the smart stagings', { timeout: TIMEOUT_MS }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: path, headers: t.auth, payload });
+
+  it('refuses a whole room that does not fit in the marked area with a 400 naming the problem and the fix', async () => {
+    const { png } = await roomPhoto(320, 240);
+    const black = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#000' } }).png().toBuffer();
+    const response = await post('/v1/furnish', { url: dataUrl(png), mask: dataUrl(black), styleId: 'modern', roomId: 'living_room', seed: 1 });
+    assert.equal(response.statusCode, 400, response.body);
+    const problem = response.json();
+    assert.equal(problem.code, 'no_room_for_furniture');
+    assert.match(problem.detail, /mark a larger area/);
+  });
+
+  it(
+    'stages a whole room: several pieces, pixels outside the change mask untouched, the plan in the job',
+    { skip: blender.ok ? false : 'Blender is not installed' },
+    async () => {
+      const { png, pixels } = await roomPhoto(320, 240);
+      const response = await post('/v1/smart-staging-v2', { url: dataUrl(png), styleId: 'scandinavian', roomId: 'dining_room', seed: 3 });
+      assert.equal(response.statusCode, 200, response.body);
+      const job = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.headers['x-job-id']}`, headers: t.auth })).json();
+      const staging = job.result.staging;
+      assert.equal(staging.seed, 3);
+      assert.equal(staging.roomId, 'dining_room');
+      assert.ok(staging.pieces.length >= 2, `${staging.pieces.length} pieces`);
+      assert.ok(staging.pieces.some((p: { furnitureId: string }) => /table/.test(p.furnitureId)), 'the dining group has its table');
+      assert.equal(staging.plan.footprints.length, staging.pieces.length);
+      assert.match(staging.plan.imageUrl, /^data:image\/svg\+xml;base64,/);
+      const output = await sharp(Buffer.from(response.json().base64, 'base64')).raw().toBuffer({ resolveWithObject: true });
+      const maskResponse = await t.app.inject({ method: 'GET', url: new URL(job.result.changeMask).pathname });
+      const mask = await sharp(maskResponse.rawPayload).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+      let changed = 0;
+      for (let p = 0; p < 320 * 240; p++) {
+        const same = [0, 1, 2].every((c) => output.data[p * output.info.channels + c] === pixels[p * 3 + c]);
+        if (!mask.data[p]) assert.ok(same, `pixel ${p % 320},${Math.floor(p / 320)} changed outside the change mask`);
+        else changed++;
+      }
+      assert.ok(changed > 0);
+      assert.equal(staging.changedPixels, changed);
+    },
+  );
+});
+

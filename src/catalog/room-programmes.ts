@@ -27,6 +27,8 @@ export interface ProgrammeMember {
 export interface ProgrammeGroup {
   name: string;
   anchor: string;
+  /** Smaller pieces tried in turn when the anchor fits nowhere (a two-seater for a three-seater). */
+  alternatives?: string[];
   /** `wall`: the anchor's back against a wall; `free`: anywhere on the floor; `corner`: against a wall, near a corner. */
   place: 'wall' | 'free' | 'corner';
   members: ProgrammeMember[];
@@ -48,6 +50,7 @@ const DESK_CHAIR_GAP_M = -0.2;
 const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolean; rug?: boolean } = {}): ProgrammeGroup => ({
   name: 'seating',
   anchor: sofa,
+  alternatives: sofa === 'sofa_3_seater' ? ['sofa_2_seater'] : [],
   place: 'wall',
   members: [
     { furnitureId: 'coffee_table', relation: { kind: 'front', gap: COFFEE_TABLE_GAP_M, facing: 'same' } },
@@ -60,6 +63,7 @@ const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolea
 const bed = (id: string, nightstands: 0 | 1 | 2, rug = true): ProgrammeGroup => ({
   name: 'bed',
   anchor: id,
+  alternatives: id === 'double_bed' ? ['single_bed'] : [],
   place: 'wall',
   members: [
     ...(nightstands >= 1 ? [{ furnitureId: 'nightstand', relation: { kind: 'beside', side: 'left', gap: 0.05 } as const, optional: true }] : []),
@@ -71,6 +75,7 @@ const bed = (id: string, nightstands: 0 | 1 | 2, rug = true): ProgrammeGroup => 
 const table = (id: string, chair: string, rug = false): ProgrammeGroup => ({
   name: 'table',
   anchor: id,
+  alternatives: id === 'dining_table' ? ['kitchen_table'] : [],
   place: 'free',
   members: [
     { furnitureId: chair, relation: { kind: 'around' } },
@@ -98,15 +103,15 @@ const plant = (id = 'houseplant') => alone('plant', id, 'corner', { decor: true 
 const lamp = () => alone('lamp', 'floor_lamp', 'corner', { decor: true });
 
 export const ROOM_PROGRAMMES: readonly RoomProgramme[] = [
-  { roomId: 'living_room', groups: [seating('sofa_3_seater'), alone('storage', 'sideboard', 'wall'), lamp(), plant()] },
+  { roomId: 'living_room', groups: [seating('sofa_3_seater'), alone('storage', 'sideboard', 'wall', { alternatives: ['console_table'] }), lamp(), plant()] },
   { roomId: 'living_dining', groups: [seating('sofa_3_seater', { sideTable: false }), { ...table('dining_table', 'dining_chair'), optional: true }, plant()] },
   { roomId: 'kitchen_living', groups: [seating('sofa_2_seater', { armchair: false }), { ...table('kitchen_table', 'kitchen_chair'), optional: true }, plant()] },
   { roomId: 'veranda', groups: [seating('outdoor_sofa', { armchair: false, sideTable: false }), alone('chair', 'hanging_chair', 'free'), plant('planter')] },
   { roomId: 'bedroom', groups: [bed('double_bed', 2), alone('storage', 'chest_of_drawers', 'wall'), lamp(), plant()] },
-  { roomId: 'master_bedroom', groups: [bed('double_bed', 2), alone('storage', 'wardrobe', 'wall'), alone('chair', 'armchair', 'corner'), plant()] },
+  { roomId: 'master_bedroom', groups: [bed('double_bed', 2), alone('storage', 'wardrobe', 'wall', { alternatives: ['chest_of_drawers'] }), alone('chair', 'armchair', 'corner'), plant()] },
   { roomId: 'kids_room', groups: [bed('single_bed', 1), { ...desk('office_chair'), optional: true }, alone('storage', 'bookcase', 'wall'), alone('rug', 'rug', 'free', { decor: true })] },
   { roomId: 'guest_room', groups: [bed('double_bed', 1, false), alone('storage', 'chest_of_drawers', 'wall'), plant()] },
-  { roomId: 'dining_room', groups: [table('dining_table', 'dining_chair', true), alone('storage', 'sideboard', 'wall'), plant()] },
+  { roomId: 'dining_room', groups: [table('dining_table', 'dining_chair', true), alone('storage', 'sideboard', 'wall', { alternatives: ['console_table'] }), plant()] },
   { roomId: 'kitchen', groups: [table('kitchen_table', 'kitchen_chair'), alone('cart', 'kitchen_cart', 'wall'), plant()] },
   { roomId: 'home_office', groups: [desk('office_chair'), alone('storage', 'bookcase', 'wall'), alone('chair', 'armchair', 'corner'), lamp(), plant()] },
   { roomId: 'gaming_room', groups: [desk('gaming_chair'), seating('sofa_2_seater', { armchair: false, sideTable: false }), alone('storage', 'bookcase', 'wall')] },

@@ -170,9 +170,18 @@ function base(placement: Placement): [number, number][] {
 // ---------------------------------------------------------------------------------------------------------------
 // One group's poses.
 
+/** The group's poses with its anchor, or, where that fits nowhere, with the first alternative that does. */
 function groupCandidates(room: RoomModel, group: ProgrammeGroup, index: number, request: PlanRequest, random: Random): GroupCandidate[] {
+  for (const anchorId of [group.anchor, ...(group.alternatives ?? [])]) {
+    const found = groupCandidatesWith(room, group, anchorId, index, request, random);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+function groupCandidatesWith(room: RoomModel, group: ProgrammeGroup, anchorId: string, index: number, request: PlanRequest, random: Random): GroupCandidate[] {
   const seedOf = (slot: string) => new Random(request.seed).fork(`${request.roomId}/${index}/${slot}`).int(0, 2 ** 31 - 1);
-  const anchor = samplePiece(group.anchor, request.styleId, seedOf('anchor'));
+  const anchor = samplePiece(anchorId, request.styleId, seedOf('anchor'));
   const members = group.members.map((member, m) => {
     const limits = member.relation.kind === 'under' ? rugLimits(anchor.footprint, group) : undefined;
     return { member, piece: samplePiece(member.furnitureId, request.styleId, seedOf(`member${m}`), limits) };
@@ -181,7 +190,7 @@ function groupCandidates(room: RoomModel, group: ProgrammeGroup, index: number, 
   for (const pose0 of anchorPoses(room, anchor.footprint, group.place)) {
     const anchorPlacement = pose(room, anchor.footprint, pose0, 0);
     if (pieceProblem(room, request, anchor.footprint, anchorPlacement)) continue;
-    const pieces: PlannedPiece[] = [{ group: group.name, entry: 0, furnitureId: group.anchor, piece: anchor, placement: anchorPlacement }];
+    const pieces: PlannedPiece[] = [{ group: group.name, entry: 0, furnitureId: anchorId, piece: anchor, placement: anchorPlacement }];
     const dropped: PlanShortfall[] = [];
     let failed = false;
     let frontPlacement: Placement | undefined;
@@ -442,5 +451,6 @@ function energyOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCa
   choice.forEach((k, g) => {
     if (k >= 0) score += candidates[g]![k]!.score + 1;
   });
-  return HARD * (hard.clashes + hard.cutOffDoors + hard.unplaced.length) - score;
+  // Overlaps and cut-off doors are defects; a required group left out is only an incomplete plan, reported as such.
+  return HARD * (3 * (hard.clashes + hard.cutOffDoors) + hard.unplaced.length) - score;
 }

@@ -11,8 +11,17 @@ export interface FloorRectangle {
 export interface WalkwayCheck {
   /** Every door's clearance strip and the camera's side of the room reachable by a person of this width. */
   connected: boolean;
-  /** Doors (indices into room.openings) a person cannot reach from the camera's side. */
+  /**
+   * Doors (indices into room.openings) a person cannot reach from the camera's side because of the footprints (a
+   * door out of reach in the empty room too, e.g. behind the seen floor's edge, is not the furniture's doing).
+   */
   unreachableDoors: number[];
+}
+
+export function checkWalkway(room: RoomModel, footprints: readonly FloorRectangle[], width: number, nearest: number): WalkwayCheck {
+  const empty = new Set(unreachable(room, [], width, nearest));
+  const unreachableDoors = unreachable(room, footprints, width, nearest).filter((door) => !empty.has(door));
+  return { connected: unreachableDoors.length === 0, unreachableDoors };
 }
 
 /**
@@ -20,7 +29,7 @@ export interface WalkwayCheck {
  * camera, `nearest` metres ahead) to every door, around the footprints: the free floor is the room's floor minus
  * each footprint grown by half the width, and the check is a flood fill over it.
  */
-export function checkWalkway(room: RoomModel, footprints: readonly FloorRectangle[], width: number, nearest: number): WalkwayCheck {
+function unreachable(room: RoomModel, footprints: readonly FloorRectangle[], width: number, nearest: number): number[] {
   const { left, right, front } = room.box;
   const columns = Math.max(1, Math.floor((right - left) / CELL_M));
   const rows = Math.max(1, Math.floor((front - nearest) / CELL_M));
@@ -90,7 +99,7 @@ export function checkWalkway(room: RoomModel, footprints: readonly FloorRectangl
     if (!ok && opening.wall !== 'wall-front' && opening.u1 <= nearest + radius) ok = true;
     if (!ok) unreachableDoors.push(index);
   });
-  return { connected: unreachableDoors.length === 0, unreachableDoors };
+  return unreachableDoors;
 }
 
 /** Distance from a point to a convex polygon (0 inside). */

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
-import { furnishPiece } from '../staging/furnish-piece.js';
+import { furnishPiece, type ExistingFurniture } from '../staging/furnish-piece.js';
+import { stageRoom } from '../staging/stage-room.js';
+import type { OperationContext } from './operation.js';
 import { defineOperation } from './define.js';
 import { checkFurniture, checkRoom, checkStyle } from './catalog-checks.js';
 import { chooseLineSources } from './line-source-choice.js';
@@ -19,7 +20,7 @@ const STANDING_FURNITURE = ['chair', 'couch', 'bed', 'dining table', 'bench', 'p
 const STANDING_MIN_SCORES = { centernet: 0.45, nanodet: 0.5, objectron: 0.4 };
 
 /** Largest seed: seeds are 31-bit so that every client language holds them exactly. */
-const MAX_SEED = 2 ** 31 - 1;
+export const MAX_SEED = 2 ** 31 - 1;
 
 export const furnish = defineOperation({
   name: 'furnish',
@@ -60,49 +61,25 @@ export const furnish = defineOperation({
       ...checkFurniture(catalog, params.furnitureId),
     ];
   },
-  unavailableFor: (params) =>
-    params.furnitureId === undefined
-      ? 'furnish with roomId (a whole room) is not available on this server yet; furnish with furnitureId places one piece'
-      : undefined,
   acknowledgement: (params) => ({ styleId: params.styleId, ...(params.roomId ? { roomId: params.roomId } : {}) }),
   run: async ({ image, mask, params }, context) => {
-    const furnitureId = params.furnitureId;
-    if (furnitureId === undefined) throw new AppError('operation_unavailable', 501, 'furnish with roomId is not available yet');
     const lines = await chooseLineSources(context.models);
     const seed = params.seed ?? crypto.randomInt(0, MAX_SEED);
     const allowed = mask ? floorMaskOf(mask.data, mask.channels) : undefined;
-    // Furniture already in the photo is kept clear of. Without CenterNet that check cannot run: a 503 naming it, or,
-    // where the operator allows fallbacks, the piece is placed unchecked and the result says so.
-    const existing = (await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))
-      ? {
-          find: async (photo: RawImage, signal?: AbortSignal) => {
-            const detectors = await withOptionalDetectors(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet));
-            const found = await detectObjects(photo, detectors, { labels: STANDING_FURNITURE, minScores: STANDING_MIN_SCORES, ...(signal ? { signal } : {}) });
-            // A box over half the photo in a room asked to be furnished is the detector seeing furniture in the room
-            // itself (measured on the shared empty rooms), not a piece standing in the way.
-            return found.filter((o) => o.box.width * o.box.height < 0.5 * photo.width * photo.height).map((o) => o.box);
-          },
-        }
-      : undefined;
-    const furnished = await furnishPiece(
-      image,
-      {
-        furnitureId,
-        styleId: params.styleId,
-        seed,
-        // The spec: preserveWindows is ignored when a mask is given (the mask is the user's own choice of area).
-        preserveWindows: mask ? false : (params.preserveWindows ?? false),
-        ...(allowed ? { mask: allowed } : {}),
-      },
-      {
-        lines,
-        renderer: context.renderer,
-        ...(existing ? { existing } : {}),
-        quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },
-        signal: context.signal,
-        progress: context.progress,
-      },
-    );
+    const existing = await existingFurniture(context);
+    // The spec: preserveWindows is ignored when a mask is given (the mask is the user's own choice of area).
+    const preserveWindows = mask ? false : (params.preserveWindows ?? false);
+    const deps = {
+      lines,
+      renderer: context.renderer,
+      ...(existing ? { existing } : {}),
+      quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },
+      signal: context.signal,
+      progress: context.progress,
+    };
+    const furnished = params.furnitureId !== undefined
+      ? await furnishPiece(image, { furnitureId: params.furnitureId, styleId: params.styleId, seed, preserveWindows, ...(allowed ? { mask: allowed } : {}) }, deps)
+      : await stageRoom(image, { roomId: params.roomId!, styleId: params.styleId, seed, preserveWindows, decor: true, anneal: true, ...(allowed ? { mask: allowed } : {}) }, deps);
     return {
       image: furnished.image,
       changeMask: { data: furnished.changeMask, width: image.width, height: image.height, channels: 1 },
@@ -110,6 +87,24 @@ export const furnish = defineOperation({
     };
   },
 });
+
+/**
+ * Furniture already in the photo, which staging keeps clear of. Without CenterNet that check cannot run: a 503 naming
+ * it (from the model policy), or, where the operator allows fallbacks, furniture is placed unchecked and the result
+ * says so (existingFurniture: null).
+ */
+export async function existingFurniture(context: OperationContext): Promise<ExistingFurniture | undefined> {
+  if (!(await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))) return undefined;
+  return {
+    find: async (photo: RawImage, signal?: AbortSignal) => {
+      const detectors = await withOptionalDetectors(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet));
+      const found = await detectObjects(photo, detectors, { labels: STANDING_FURNITURE, minScores: STANDING_MIN_SCORES, ...(signal ? { signal } : {}) });
+      // A box over half the photo in a room asked to be furnished is the detector seeing furniture in the room
+      // itself (measured on the shared empty rooms), not a piece standing in the way.
+      return found.filter((o) => o.box.width * o.box.height < 0.5 * photo.width * photo.height).map((o) => o.box);
+    },
+  };
+}
 
 /** White or opaque mask pixels (≥ 128) mark where the piece may stand. */
 function floorMaskOf(data: Uint8Array, channels: number): Uint8Array {

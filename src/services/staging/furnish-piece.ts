@@ -186,7 +186,7 @@ export function renderedLayer(passes: RenderPasses, grid: RenderGrid, region: { 
  * A detection box as an outline, shrunk by a tenth on each side: detector boxes run loose around their object, and a
  * piece beside a sofa must not be refused for the box's slack.
  */
-function shrunkOutline(box: Box): [number, number][] {
+export function shrunkOutline(box: Box): [number, number][] {
   const dx = box.width * 0.1;
   const dy = box.height * 0.1;
   const x0 = box.x + dx;

@@ -1,0 +1,144 @@
+import { AppError } from '../../errors.js';
+import { estimateLight } from '../../staging/light-estimate.js';
+import { planSvg } from '../../staging/plan-drawing.js';
+import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
+import { renderRegion, renderScene, scaleRenderScene } from '../../staging/render-setup.js';
+import { roomModel } from '../../staging/room-model.js';
+import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
+import { resizeLanczos3 } from '../../vision/lanczos.js';
+import { polygonMask } from '../../vision/polygon-mask.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import { analyzeRoom } from '../geometry/analyze-room.js';
+import type { ChosenLines } from '../operations/line-source-choice.js';
+import { MAX_RENDER_PIXELS, renderedLayer, shrunkOutline, type ExistingFurniture, type FurnishedPhoto, type RenderQuality } from './furnish-piece.js';
+import type { FurnitureRenderer } from './furniture-renderer.js';
+
+export interface StageRoomRequest {
+  roomId: string;
+  styleId: string;
+  seed: number;
+  preserveWindows: boolean;
+  /** Photo-sized, non-zero where furniture may stand. */
+  mask?: Uint8Array;
+  /** Lamps, plants and rugs alone (smart-staging-v2, furnish); the legacy smart-staging leaves them out. */
+  decor: boolean;
+  /** Refine the arrangement by simulated annealing (smart-staging-v2, furnish); the legacy one takes the first good one. */
+  anneal: boolean;
+}
+
+/**
+ * A whole room staged into a photo: the room from the geometry analysis, the room type's programme planned on the
+ * floor the photo shows (around any furniture already standing), every piece drawn from the seed in the style, all
+ * rendered in one Blender scene lit by the photo's light and composited by differential rendering, so that only the
+ * furniture and its shadows change.
+ */
+export async function stageRoom(
+  image: RawImage,
+  request: StageRoomRequest,
+  deps: {
+    lines: ChosenLines;
+    renderer: FurnitureRenderer;
+    quality: RenderQuality;
+    existing?: ExistingFurniture;
+    signal?: AbortSignal;
+    progress?: (fraction: number) => void;
+  },
+): Promise<FurnishedPhoto> {
+  const progress = deps.progress ?? (() => {});
+  const analysis = await analyzeRoom(image, deps.lines.layout, {
+    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
+    lineSourceName: deps.lines.name,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  progress(0.15);
+  const room = roomModel(analysis);
+  const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
+  const obstacles = (standing ?? []).map(shrunkOutline);
+  const plan = planRoom(room, {
+    roomId: request.roomId,
+    styleId: request.styleId,
+    seed: request.seed,
+    preserveWindows: request.preserveWindows,
+    decor: request.decor,
+    anneal: request.anneal,
+    ...(request.mask ? { mask: request.mask } : {}),
+    ...(obstacles.length ? { obstacles } : {}),
+  });
+  // A plan that leaves out the room's main group (no bed in a bedroom) or still breaks a rule is refused, not rendered.
+  if (plan.pieces.length === 0 || plan.violations.length > 0) {
+    const why = plan.pieces.length === 0 ? 'no piece of the room’s programme fits on the floor seen in the photo' : plan.violations.join('; ');
+    const fix = request.mask
+      ? 'mark a larger area of visible floor'
+      : obstacles.length > 0
+        ? 'declutter the photo first (POST /v1/declutter): the furniture already standing leaves no room'
+        : request.preserveWindows
+          ? 'leave preserveWindows off, or furnish single pieces with furnitureId'
+          : 'furnish single pieces with furnitureId';
+    throw new AppError('no_room_for_furniture', 400, `${why}: ${fix}`);
+  }
+  const available = await deps.renderer.available();
+  if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender, which is not usable here: ${available.reason}`);
+  const built = plan.pieces.map((p, k) => ({ name: `${k}-${p.furnitureId}`, placement: p.placement, geometry: p.piece.build() }));
+  const light = estimateLight(image, room);
+  const region = renderRegion(room, plan.pieces.map((p) => p.placement));
+  const scene = renderScene({ room, light, pieces: built, region, samples: deps.quality.samples, threads: deps.quality.threads, seed: request.seed });
+  const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
+  const photo = scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
+  progress(0.25);
+  const passes = await deps.renderer.render(scaled.scene, { photo, ...(deps.signal ? { signal: deps.signal } : {}) });
+  progress(0.9);
+  const composite = compositeRenderedLayer(image, renderedLayer(passes, scaled.grid, region), {
+    grain: estimateNoiseLevel(image, region),
+    seed: request.seed,
+    unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
+  });
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return {
+    image: composite.image,
+    changeMask: composite.changeMask,
+    result: {
+      staging: {
+        engine: 'blender-cycles',
+        seed: request.seed,
+        roomId: request.roomId,
+        pieces: plan.pieces.map((p) => ({
+          furnitureId: p.furnitureId,
+          styleId: p.piece.styleId,
+          group: p.group,
+          size: { width: round(p.piece.footprint.width), depth: round(p.piece.footprint.depth), height: round(p.piece.footprint.height) },
+          position: { x: round(p.placement.x), y: round(p.placement.y), z: round(room.box.floor + p.piece.footprint.elevation) },
+          yawDegrees: round((p.placement.yaw * 180) / Math.PI),
+          ...(p.placement.against ? { against: p.placement.against } : {}),
+          box3d: p.placement.corners.map((c) => c.map(round)),
+          imageBox: p.placement.imageBox,
+        })),
+        plan: planSummary(room.box, plan, round, planSvg(room, plan)),
+        changedPixels: composite.changedPixels,
+        unchangedShare: round(1 - composite.changedPixels / (image.width * image.height)),
+        lights: light.lights.map((l) => l.from),
+        existingFurniture: standing ? standing.length : null,
+        lightScale: round(passes.lightScale),
+        geometryConfidence: round(analysis.confidence.overall),
+        renderSeconds: round(passes.seconds),
+        renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
+        samples: deps.quality.samples,
+        renderScale: round(scaled.grid.scale),
+        denoised: passes.guides !== undefined,
+      },
+    },
+  };
+}
+
+/** The plan as the job reports it: the floor in metres, each footprint, what was left out, and a drawing from above. */
+function planSummary(box: { left: number; right: number; front: number }, plan: RoomPlan, round: (v: number) => number, svg: string): Record<string, unknown> {
+  return {
+    // World metres, the camera at the origin, X right, Y forward (docs/api.md).
+    room: { left: round(box.left), right: round(box.right), front: round(box.front) },
+    footprints: plan.pieces.map((p) => ({ furnitureId: p.furnitureId, corners: p.placement.corners.slice(0, 4).map((c) => [round(c[0]), round(c[1])]) })),
+    missing: plan.missing,
+    completeness: round(plan.completeness),
+    mainWalkway: plan.mainWalkway,
+    planMilliseconds: plan.milliseconds,
+    imageUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+  };
+}
