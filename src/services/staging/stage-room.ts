@@ -1,16 +1,12 @@
 import { AppError } from '../../errors.js';
-import { estimateLight } from '../../staging/light-estimate.js';
 import { planSvg } from '../../staging/plan-drawing.js';
 import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
-import { renderRegion, renderScene, scaleRenderScene } from '../../staging/render-setup.js';
 import { roomModel } from '../../staging/room-model.js';
-import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
-import { resizeLanczos3 } from '../../vision/lanczos.js';
-import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom } from '../geometry/analyze-room.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
-import { MAX_RENDER_PIXELS, renderedLayer, shrunkOutline, type ExistingFurniture, type FurnishedPhoto, type RenderQuality } from './furnish-piece.js';
+import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto, type RenderQuality } from './furnish-piece.js';
+import { renderPieces } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
 export interface StageRoomRequest {
@@ -79,23 +75,12 @@ export async function stageRoom(
   const available = await deps.renderer.available();
   if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender, which is not usable here: ${available.reason}`);
   const built = plan.pieces.map((p, k) => ({ name: `${k}-${p.furnitureId}`, placement: p.placement, geometry: p.piece.build() }));
-  const light = estimateLight(image, room);
-  const region = renderRegion(room, plan.pieces.map((p) => p.placement));
-  const scene = renderScene({ room, light, pieces: built, region, samples: deps.quality.samples, threads: deps.quality.threads, seed: request.seed });
-  const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
-  const photo = scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
-  progress(0.25);
-  const passes = await deps.renderer.render(scaled.scene, { photo, ...(deps.signal ? { signal: deps.signal } : {}) });
-  progress(0.9);
-  const composite = compositeRenderedLayer(image, renderedLayer(passes, scaled.grid, region), {
-    grain: estimateNoiseLevel(image, region),
-    seed: request.seed,
-    unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
-  });
+  const rendered = await renderPieces(image, room, built, request.seed, { ...deps, progress });
+  const { passes, light } = rendered;
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
-    image: composite.image,
-    changeMask: composite.changeMask,
+    image: rendered.image,
+    changeMask: rendered.changeMask,
     result: {
       staging: {
         engine: 'blender-cycles',
@@ -113,8 +98,8 @@ export async function stageRoom(
           imageBox: p.placement.imageBox,
         })),
         plan: planSummary(room.box, plan, round, planSvg(room, plan)),
-        changedPixels: composite.changedPixels,
-        unchangedShare: round(1 - composite.changedPixels / (image.width * image.height)),
+        changedPixels: rendered.changedPixels,
+        unchangedShare: round(1 - rendered.changedPixels / (image.width * image.height)),
         lights: light.lights.map((l) => l.from),
         existingFurniture: standing ? standing.length : null,
         lightScale: round(passes.lightScale),
@@ -122,7 +107,7 @@ export async function stageRoom(
         renderSeconds: round(passes.seconds),
         renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
         samples: deps.quality.samples,
-        renderScale: round(scaled.grid.scale),
+        renderScale: round(rendered.grid.scale),
         denoised: passes.guides !== undefined,
       },
     },
