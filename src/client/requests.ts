@@ -46,6 +46,8 @@ export interface SmartStagingV2Request {
   url: string;
   roomId: SmartStagingV2Room;
   styleId: string;
+  /** Extension: the same request and seed give the same room; the job's result reports the one used. */
+  seed?: number;
   webhook?: string;
 }
 
@@ -56,6 +58,8 @@ export interface SmartStagingRequest {
   url: string;
   roomId: SmartStagingRoom;
   styleId: string;
+  /** Extension: the same request and seed give the same room; the job's result reports the one used. */
+  seed?: number;
   webhook?: string;
 }
 
