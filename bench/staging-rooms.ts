@@ -65,7 +65,7 @@ interface Row {
 }
 
 async function stage(image: RawImage, roomId: string, styleId: string, seed: number, lines: ChosenLines, samples: number) {
-  return stageRoom(image, { roomId, styleId, seed, preserveWindows: true, decor: true, anneal: true }, { lines, renderer, quality: { samples, threads: 0 } });
+  return stageRoom(image, { roomId, styleId, seed, preserveWindows: true, decor: true, anneal: true, windowsChosen: false }, { lines, renderer, quality: { samples, threads: 0 } });
 }
 
 async function photosPart(lines: ChosenLines, longSide: number, samples: number, allStyles: boolean): Promise<void> {

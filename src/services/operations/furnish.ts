@@ -79,7 +79,7 @@ export const furnish = defineOperation({
     };
     const furnished = params.furnitureId !== undefined
       ? await furnishPiece(image, { furnitureId: params.furnitureId, styleId: params.styleId, seed, preserveWindows, ...(allowed ? { mask: allowed } : {}) }, deps)
-      : await stageRoom(image, { roomId: params.roomId!, styleId: params.styleId, seed, preserveWindows, decor: true, anneal: true, ...(allowed ? { mask: allowed } : {}) }, deps);
+      : await stageRoom(image, { roomId: params.roomId!, styleId: params.styleId, seed, preserveWindows, decor: true, anneal: true, windowsChosen: true, ...(allowed ? { mask: allowed } : {}) }, deps);
     return {
       image: furnished.image,
       changeMask: { data: furnished.changeMask, width: image.width, height: image.height, channels: 1 },

@@ -47,7 +47,7 @@ function smartStaging(name: string, summary: string, rooms: readonly string[], t
       const existing = await existingFurniture(context);
       const staged = await stageRoom(
         image,
-        { roomId: params.roomId, styleId: params.styleId, seed: params.seed ?? crypto.randomInt(0, MAX_SEED), preserveWindows: true, decor: thorough, anneal: thorough },
+        { roomId: params.roomId, styleId: params.styleId, seed: params.seed ?? crypto.randomInt(0, MAX_SEED), preserveWindows: true, decor: thorough, anneal: thorough, windowsChosen: false },
         {
           lines: await chooseLineSources(context.models),
           renderer: context.renderer,

@@ -20,6 +20,8 @@ export interface StageRoomRequest {
   decor: boolean;
   /** Refine the arrangement by simulated annealing (smart-staging-v2, furnish); the legacy one takes the first good one. */
   anneal: boolean;
+  /** Whether the caller chose preserveWindows (furnish) or the endpoint always keeps windows (the smart stagings). */
+  windowsChosen: boolean;
 }
 
 /**
@@ -68,7 +70,9 @@ export async function stageRoom(
       : obstacles.length > 0
         ? 'declutter the photo first (POST /v1/declutter): the furniture already standing leaves no room'
         : request.preserveWindows
-          ? 'leave preserveWindows off, or furnish single pieces with furnitureId'
+          ? request.windowsChosen
+            ? 'leave preserveWindows off, or furnish single pieces with furnitureId'
+            : 'POST /v1/furnish with this roomId and preserveWindows false lets furniture stand before windows; or furnish single pieces with furnitureId'
           : 'furnish single pieces with furnitureId';
     throw new AppError('no_room_for_furniture', 400, `${why}: ${fix}`);
   }
