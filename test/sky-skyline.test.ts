@@ -97,3 +97,44 @@ describe('sky_fix paints nothing that is not sky', () => {
     assert.deepEqual(output.data, image.data);
   });
 });
+
+describe('sky_fix leaves alone what it cannot do well, and says why', () => {
+  it('leaves a tower fading into fog unchanged (hazy_skyline)', () => {
+    // Left: a tower whose top fades into the fog with no edge; right: a roof with a clear edge.
+    const width = 480;
+    const height = 360;
+    const { image } = paint(width, height, (x, y) => {
+      const fog: Rgb = [206, 207, 208];
+      if (y >= 0.8 * height) return { rgb: [70, 80, 60], sky: false };
+      if (x < 0.35 * width && y > 0.15 * height) {
+        const depth = Math.min(1, (y - 0.15 * height) / (0.45 * height));
+        const body: Rgb = [110, 118, 120];
+        const facade = y > 0.6 * height && Math.floor(y / 8) % 2 === 0 ? 20 : 0;
+        return { rgb: fog.map((f, c) => f + (body[c]! - f) * depth - facade) as Rgb, sky: false };
+      }
+      if (x > 0.5 * width && y > 0.55 * height) return { rgb: [90, 60, 50], sky: false };
+      return { rgb: fog, sky: true };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.reason, 'hazy_skyline', JSON.stringify(report));
+    assert.equal(report.replaced, false);
+    assert.deepEqual(output.data, image.data);
+  });
+
+  it('leaves a sky that goes on below the skyline unchanged (sky_below_skyline)', () => {
+    // A bare crown (a dense lattice of one-pixel twigs) in front of the lower half of an overcast sky that pales
+    // upward: the skyline walk stops at the crown's first twigs, with the same sky between the twigs below.
+    const width = 480;
+    const height = 360;
+    const { image } = paint(width, height, (x, y) => {
+      if (y >= 0.85 * height) return { rgb: [70, 80, 60], sky: false };
+      const level = 250 - 0.15 * y;
+      const crownTop = 0.35 * height + 0.1 * Math.abs(x - width / 2);
+      const twig = y > crownTop && (Math.floor(x + y) % 5 === 0 || Math.floor(x - y + 1000) % 5 === 0);
+      return twig ? { rgb: [60, 55, 50], sky: false } : { rgb: [level - 2, level - 1, level], sky: true };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.reason, 'sky_below_skyline', JSON.stringify(report));
+    assert.deepEqual(output.data, image.data);
+  });
+});

@@ -7,6 +7,7 @@ import { detectSky, type SkyDetection, type SkyDetectionOptions } from './detect
 import { renderLinearSky, type LinearSky } from './render-sky.js';
 import type { SkyVerdict } from './sky-classifier.js';
 import { computeSkyMatte, type SkyMatteOptions } from './sky-matte.js';
+import { judgeSkyline, type SkylineClarity } from './skyline.js';
 
 /**
  * Why the sky was or was not replaced:
@@ -15,8 +16,13 @@ import { computeSkyMatte, type SkyMatteOptions } from './sky-matte.js';
  *   image or boxed in by straight lines (a ceiling): see `because`.
  * - `already_blue`: the sky is blue already; replacing it would only trade one blue for another.
  * - `greyscale`: a black-and-white photo; a blue sky would colourise one part of it.
+ * - `sky_below_skyline`: in most columns the sky goes on below where the skyline was found (seen through bare crowns,
+ *   between wires): only the part above could be replaced, leaving the old sky under the new one in steps.
+ * - `hazy_skyline`: along a long stretch the sky fades into what is below it with no edge (fog, haze): where the sky
+ *   ends cannot be told, and a building hidden in the haze would be replaced.
+ * The last two are sky_fix declining a part it cannot do well: the photo comes back unchanged and says why.
  */
-export type SkyReplacementReason = 'replaced' | 'no_sky' | 'already_blue' | 'greyscale';
+export type SkyReplacementReason = 'replaced' | 'no_sky' | 'already_blue' | 'greyscale' | 'sky_below_skyline' | 'hazy_skyline';
 
 export interface SkyReport {
   replaced: boolean;
@@ -33,6 +39,10 @@ export interface SkyReport {
   skyId: string;
   /** Row of the output where the new sky's horizon lies; null when nothing was replaced. */
   horizonRow: number | null;
+  /** How clearly the sky ends below (see judgeSkyline); null when no grey sky was found. */
+  skyline: SkylineClarity | null;
+  /** Saturation of the new sky relative to the catalog's (see skySaturationFor); null when nothing was replaced. */
+  skySaturation: number | null;
 }
 
 export interface ReplaceSkyOptions extends SkyDetectionOptions {
@@ -62,6 +72,15 @@ const TINY = 1e-4;
  */
 const VIVID_SCENE_CHROMA = 0.16;
 const MIN_SKY_SATURATION = 0.45;
+/**
+ * Luma spread (98th − 2nd percentile of what is not sky) of a scene with real shadows and highlights; a flatter,
+ * shadowless scene (overcast, fog) gets a paler sky in proportion, as with chroma.
+ */
+const CONTRASTY_SCENE_SPREAD = 0.75;
+/** Sky whose median step (see judgeSkyline) is under this goes on below the skyline in most columns. */
+const MIN_MEDIAN_SKYLINE_STEP = 0.1;
+/** A run of weak skyline steps this long (fraction of the width) is haze hiding where the sky ends. */
+const MAX_WEAK_SKYLINE_RUN = 0.1;
 /** Chroma (max − min, 8-bit levels) under which every pixel of a colour image counts as grey: a greyscale photo saved as RGB. */
 const GREYSCALE_CHROMA = 3 / 255;
 
@@ -77,7 +96,12 @@ const GREYSCALE_CHROMA = 3 / 255;
  * input's channels. The new sky's horizon is put at the detected one (see detectSky).
  */
 export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions = {}): SkyReplacement {
-  const unchanged = (reason: SkyReplacementReason, detection: SkyDetection | null, because: string): SkyReplacement => ({
+  const unchanged = (
+    reason: SkyReplacementReason,
+    detection: SkyDetection | null,
+    because: string,
+    skyline: SkylineClarity | null = null,
+  ): SkyReplacement => ({
     image,
     report: {
       replaced: false,
@@ -88,6 +112,8 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
       because,
       skyId: sky.id,
       horizonRow: null,
+      skyline,
+      skySaturation: null,
     },
   });
   if (image.channels < 3) return unchanged('greyscale', null, 'the image is greyscale');
@@ -96,9 +122,19 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
   const { classification } = detection;
   if (classification.verdict === 'blue') return unchanged('already_blue', detection, classification.because);
   if (classification.verdict === 'none') return unchanged('no_sky', detection, classification.because);
+  const skyline = judgeSkyline(detection.planes, detection.segmentation.mask);
+  if (skyline.columns > 0 && skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP) {
+    const because = 'the sky goes on below the skyline in most columns (bare crowns, wires): only part of it could be replaced';
+    return unchanged('sky_below_skyline', detection, because, skyline);
+  }
+  if (skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) {
+    const because = 'the sky fades into what is below it with no edge over a long stretch (fog or haze): where it ends is unclear';
+    return unchanged('hazy_skyline', detection, because, skyline);
+  }
 
   const matte = computeSkyMatte(image, detection.planes, detection.segmentation, options.matte);
-  const output = composite(image, matte, detection, sky, options);
+  const skySaturation = skySaturationFor(detection);
+  const output = composite(image, matte, detection, sky, skySaturation, options);
   let matteSum = 0;
   for (let i = 0; i < matte.length; i++) matteSum += matte[i]!;
   return {
@@ -112,11 +148,20 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
       because: classification.because,
       skyId: sky.id,
       horizonRow: detection.horizonRow,
+      skyline,
+      skySaturation,
     },
   };
 }
 
-function composite(image: RawImage, matte: Float32Array, detection: SkyDetection, sky: Sky, options: ReplaceSkyOptions): RawImage {
+function composite(
+  image: RawImage,
+  matte: Float32Array,
+  detection: SkyDetection,
+  sky: Sky,
+  saturation: number,
+  options: ReplaceSkyOptions,
+): RawImage {
   const { width, height, channels, data } = image;
   const detailPixels = options.skyDetailPixels ?? 600_000;
   const scale = Math.min(1, Math.sqrt(detailPixels / (width * height)));
@@ -124,7 +169,7 @@ function composite(image: RawImage, matte: Float32Array, detection: SkyDetection
   const skyHeight = Math.max(1, Math.round(height * scale));
   const horizonRow = detection.horizonRow;
   const newSky = renderLinearSky(sky, skyWidth, skyHeight, { horizonRow: horizonRow * (skyHeight / height), seed: options.seed ?? 1 });
-  desaturate(newSky, skySaturationFor(detection));
+  desaturate(newSky, saturation);
   const oldSky = linearPlanes(detection.segmentation.skyModel);
   const newSkySampler = skySampler(newSky, width, height);
   const oldSkySampler = skySampler(oldSky, width, height);
@@ -157,18 +202,24 @@ function composite(image: RawImage, matte: Float32Array, detection: SkyDetection
   return { data: out, width, height, channels };
 }
 
-/** 1 for a colourful scene, less for a dull one: the mean chroma of what is not sky over VIVID_SCENE_CHROMA. */
-function skySaturationFor(detection: SkyDetection): number {
+/**
+ * 1 for a colourful scene with real shadows, less for a dull or flat one: the smaller of the mean chroma of what is
+ * not sky over VIVID_SCENE_CHROMA and its luma spread over CONTRASTY_SCENE_SPREAD, at least MIN_SKY_SATURATION.
+ */
+export function skySaturationFor(detection: Pick<SkyDetection, 'planes' | 'segmentation'>): number {
   const { planes, segmentation } = detection;
   let chroma = 0;
-  let count = 0;
+  const lumas: number[] = [];
   for (let i = 0; i < segmentation.mask.length; i++) {
     if (segmentation.mask[i]) continue;
     chroma += Math.max(planes.r[i]!, planes.g[i]!, planes.b[i]!) - Math.min(planes.r[i]!, planes.g[i]!, planes.b[i]!);
-    count++;
+    lumas.push(0.299 * planes.r[i]! + 0.587 * planes.g[i]! + 0.114 * planes.b[i]!);
   }
-  const vividness = count > 0 ? chroma / count / VIVID_SCENE_CHROMA : 1;
-  return Math.min(1, Math.max(MIN_SKY_SATURATION, vividness));
+  if (lumas.length === 0) return 1;
+  lumas.sort((a, b) => a - b);
+  const spread = lumas[Math.floor(0.98 * (lumas.length - 1))]! - lumas[Math.floor(0.02 * (lumas.length - 1))]!;
+  const vividness = chroma / lumas.length / VIVID_SCENE_CHROMA;
+  return Math.min(1, Math.max(MIN_SKY_SATURATION, Math.min(vividness, spread / CONTRASTY_SCENE_SPREAD)));
 }
 
 /** Moves each pixel toward its own luminance (linear light), keeping brightness: a paler sky of the same light. */

@@ -158,3 +158,57 @@ export function dropNarrowStrips(mask: Uint8Array, width: number, height: number
     }
   }
 }
+
+/** How clearly the sky ends where the skyline walk stopped: see judgeSkyline. */
+export interface SkylineClarity {
+  /** Columns whose sky ends above the frame's bottom rows. */
+  columns: number;
+  /** Median colour step (largest channel, sRGB 0…1) from the sky just above its lower end to what lies just below. */
+  medianStep: number;
+  /** Longest run of neighbouring columns whose step is weak, as a fraction of the width. */
+  longestWeakRun: number;
+}
+
+/** Rows above and below a column's lowest sky pixel whose colours are compared. */
+const STEP_ABOVE = 3;
+const STEP_BELOW = 4;
+/** A step under this is weak: no roofline, cornice or crown edge, only haze or more of the same sky. */
+export const WEAK_SKYLINE_STEP = 0.12;
+
+/**
+ * What lies below the sky in each column, where the skyline walk stopped: a roofline is a clear step from the sky's
+ * colour to something else. Two failures are measured. Where the step is small in most columns, the sky goes on
+ * below the stop (seen through a bare crown, between wires): replacing only what is above would leave the old sky
+ * under the new one in steps. Where it is weak along a long stretch, haze hides where the sky ends (a tower fading
+ * into fog): the walk ran on into the building.
+ */
+export function judgeSkyline(planes: ColourPlanes, mask: Uint8Array): SkylineClarity {
+  const { width, height } = planes;
+  const steps: number[] = [];
+  let run = 0;
+  let longest = 0;
+  for (let x = 0; x < width; x++) {
+    let bottom = -1;
+    while (bottom + 1 < height && mask[(bottom + 1) * width + x]) bottom++;
+    if (bottom < 0 || bottom + STEP_BELOW >= height) {
+      run = 0;
+      continue;
+    }
+    const above = Math.max(0, bottom - STEP_ABOVE) * width + x;
+    const below = (bottom + STEP_BELOW) * width + x;
+    const step = Math.max(
+      Math.abs(planes.r[above]! - planes.r[below]!),
+      Math.abs(planes.g[above]! - planes.g[below]!),
+      Math.abs(planes.b[above]! - planes.b[below]!),
+    );
+    steps.push(step);
+    run = step < WEAK_SKYLINE_STEP ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  steps.sort((a, b) => a - b);
+  return {
+    columns: steps.length,
+    medianStep: steps.length > 0 ? steps[steps.length >> 1]! : 1,
+    longestWeakRun: longest / width,
+  };
+}
