@@ -406,7 +406,9 @@ describe('enhancer', () => {
     const output = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
     const { data, info } = await sharp(output.rawPayload).raw().toBuffer({ resolveWithObject: true });
     const top = (10 * info.width + 120) * info.channels;
-    assert.ok(data[top + 2]! > data[top]! + 20, `the sky at the top is blue: ${data.subarray(top, top + 3).join(',')}`);
+    // The scene is flat (no shadows), so the new sky is a pale blue by design (docs/api.md): bluer than the grey it
+    // replaced (blue 3 levels over red), not the catalog's full saturation.
+    assert.ok(data[top + 2]! > data[top]! + 8, `the sky at the top is blue: ${data.subarray(top, top + 3).join(',')}`);
     const wall = (170 * info.width + 120) * info.channels;
     assert.ok(data[wall]! > data[wall + 2]!, 'the house stays warm');
   });
@@ -449,5 +451,6 @@ describe('enhancer', () => {
     assert.equal(job.status, 'success');
     assert.equal(job.result.sky.replaced, false);
     assert.notEqual(job.result.sky.reason, 'replaced');
+    assert.ok(typeof job.result.sky.because === 'string' && job.result.sky.because.length > 0, 'the job says why');
   });
 });

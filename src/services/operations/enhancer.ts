@@ -77,7 +77,9 @@ export const enhancer = defineOperation({
       // The sky goes in after the tone pass, so the rendered sky keeps its catalog colours.
       const sky = replaceSky(output, loadCatalog().defaultSky);
       output = sky.image;
-      result.sky = { replaced: sky.report.replaced, reason: sky.report.reason, skyId: sky.report.skyId };
+      // `because` says in a few words why the sky was left alone (or what was replaced): sky_fix declines a sky it
+      // cannot replace cleanly rather than altering the property.
+      result.sky = { replaced: sky.report.replaced, reason: sky.report.reason, because: sky.report.because, skyId: sky.report.skyId };
     }
     if (params.auto_privacy) {
       context.signal.throwIfAborted();
