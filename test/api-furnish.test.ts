@@ -7,6 +7,7 @@ import { dataUrl } from './helpers/fixtures.js';
 import { seededRandom } from './helpers/seeded-random.js';
 import { syntheticRoom } from './helpers/synthetic-room.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { HANG_MS, until } from './helpers/until.js';
 
 /** Only a hang reaches this: analysis and a small render take seconds to a minute on a loaded machine. */
 const TIMEOUT_MS = 10 * 60_000;
@@ -39,7 +40,8 @@ async function roomPhoto(width: number, height: number): Promise<{ png: Buffer; 
 describe('POST /v1/furnish with furnitureId', { timeout: TIMEOUT_MS }, () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp();
+    // Few samples: the test checks what changes and what does not, not how smooth the render is.
+    t = await startTestApp({ staging: { samples: 16 } });
   });
   after(() => t.close());
 
@@ -98,14 +100,16 @@ describe('POST /v1/furnish with furnitureId', { timeout: TIMEOUT_MS }, () => {
   );
 });
 
-describe('POST /v1/furnish with roomId and the smart stagings', { timeout: TIMEOUT_MS }, () => {
+describe('POST /v1/furnish with roomId and the smart stagings', { timeout: 4 * TIMEOUT_MS }, () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp();
+    // Few samples: the test checks what changes and what does not, not how smooth the render is.
+    t = await startTestApp({ staging: { samples: 8 } });
   });
   after(() => t.close());
 
-  const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: path, headers: t.auth, payload });
+  const post = (path: string, payload: object, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: path, headers: { ...t.auth, ...headers }, payload });
 
   it('refuses a whole room that does not fit in the marked area with a 400 naming the problem and the fix', async () => {
     const { png } = await roomPhoto(320, 240);
@@ -122,9 +126,18 @@ describe('POST /v1/furnish with roomId and the smart stagings', { timeout: TIMEO
     { skip: blender.ok ? false : 'Blender is not installed' },
     async () => {
       const { png, pixels } = await roomPhoto(320, 240);
-      const response = await post('/v1/smart-staging-v2', { url: dataUrl(png), styleId: 'scandinavian', roomId: 'dining_room', seed: 3 });
-      assert.equal(response.statusCode, 200, response.body);
-      const job = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.headers['x-job-id']}`, headers: t.auth })).json();
+      // Asynchronously, awaiting the job: several pieces in one render take minutes on a loaded machine.
+      const ack = await post('/v1/smart-staging-v2', { url: dataUrl(png), styleId: 'scandinavian', roomId: 'dining_room', seed: 3 }, { prefer: 'respond-async' });
+      assert.equal(ack.statusCode, 200, ack.body);
+      const id = ack.json().id;
+      const job = await until(
+        async () => {
+          const body = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
+          return body.status === 'pending' ? undefined : body;
+        },
+        { what: `staging job ${id} to settle`, timeoutMs: 3 * HANG_MS },
+      );
+      assert.equal(job.status, 'success', JSON.stringify(job.error));
       const staging = job.result.staging;
       assert.equal(staging.seed, 3);
       assert.equal(staging.roomId, 'dining_room');
@@ -132,7 +145,9 @@ describe('POST /v1/furnish with roomId and the smart stagings', { timeout: TIMEO
       assert.ok(staging.pieces.some((p: { furnitureId: string }) => /table/.test(p.furnitureId)), 'the dining group has its table');
       assert.equal(staging.plan.footprints.length, staging.pieces.length);
       assert.match(staging.plan.imageUrl, /^data:image\/svg\+xml;base64,/);
-      const output = await sharp(Buffer.from(response.json().base64, 'base64')).raw().toBuffer({ resolveWithObject: true });
+      const image = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
+      const output = await sharp(image.rawPayload).raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([output.info.width, output.info.height], [320, 240]);
       const maskResponse = await t.app.inject({ method: 'GET', url: new URL(job.result.changeMask).pathname });
       const mask = await sharp(maskResponse.rawPayload).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
       let changed = 0;
@@ -146,4 +161,3 @@ describe('POST /v1/furnish with roomId and the smart stagings', { timeout: TIMEO
     },
   );
 });
-
