@@ -182,7 +182,7 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
     },
     staging: {
       blender: env.ROOMCRAFT_BLENDER || 'blender',
-      samples: int(env, 'ROOMCRAFT_STAGING_SAMPLES', 256),
+      samples: int(env, 'ROOMCRAFT_STAGING_SAMPLES', 192),
       threads: int(env, 'ROOMCRAFT_STAGING_THREADS', 0),
     },
   };
