@@ -30,7 +30,7 @@ import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeRoom } from '../src/services/geometry/analyze-room.js';
 import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
-import { furnishPiece } from '../src/services/staging/furnish-piece.js';
+import { furnishPiece, MAX_RENDER_PIXELS, renderedLayer } from '../src/services/staging/furnish-piece.js';
 import { compositeRenderedLayer } from '../src/vision/differential-composite.js';
 import { byteOfLinear } from '../src/vision/colour.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
@@ -345,26 +345,37 @@ async function noisePart(lines: ChosenLines): Promise<void> {
   const file = REFERENCE_PHOTO;
   const image = await readPhoto(file, 1024);
   const request = { furnitureId: 'sofa_3_seater', styleId: 'scandinavian', seed: 3, preserveWindows: false };
-  // The same frame twice, each with its own sampler seed: at the service's samples, and at 1,024 as the reference.
+  // The same frame four times: at the service's samples, at the 128 of the service before the denoiser (the same
+  // sampler seed), and twice at 1,024 samples on every pixel (adaptive sampling off, two other seeds) as the reference. Two references: their mean is the reference, and their
+  // difference measures what noise the reference itself still has.
   const ours = new CapturingRenderer();
   await furnishPiece(image, request, { lines, renderer: ours, quality: { samples: config.staging.samples, threads: 0 } });
-  const reference = new CapturingRenderer(99);
-  await furnishPiece(image, request, { lines, renderer: reference, quality: { samples: 1024, threads: 0 } });
-  const a = ours.last!;
-  const b = reference.last!;
-  const diffs: number[] = [];
-  let fireflies = 0;
-  for (let i = 0; i < a.width * a.height; i++) {
-    if (a.pieces[i * 4 + 3]! < 0.99 || b.pieces[i * 4 + 3]! < 0.99) continue;
-    for (let c = 0; c < 3; c++) {
-      const d = byteOfLinear(a.pieces[i * 4 + c]!) - byteOfLinear(b.pieces[i * 4 + c]!);
-      diffs.push(d);
-      if (Math.abs(d) > 20) fireflies++;
-    }
+  // The service before the denoiser: 128 samples, composited as rendered.
+  const previous = new CapturingRenderer();
+  await furnishPiece(image, request, { lines, renderer: previous, quality: { samples: PREVIOUS_SAMPLES, threads: 0 } });
+  const references = [];
+  for (const seed of REFERENCE_SEEDS) {
+    const reference = new CapturingRenderer(seed, 0);
+    await furnishPiece(image, request, { lines, renderer: reference, quality: { samples: REFERENCE_SAMPLES, threads: 0 } });
+    references.push(reference.last!);
   }
-  const mean = diffs.reduce((s, d) => s + d, 0) / diffs.length;
-  const sd = Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / diffs.length);
-  console.log(`noise: sd ${sd.toFixed(2)} levels over ${diffs.length / 3} pixels, ${fireflies} samples off by > 20 levels`);
+  const raw = ours.last!;
+  const scene = ours.scene!;
+  const region = scene.region!;
+  // What the service composites: the same passes denoised (the photo is under MAX_RENDER_PIXELS: rendered at scale 1).
+  const served = renderedLayer(raw, { scale: 1, offsetY: 0, x0: region.x0, y0: region.y0, width: raw.width, height: raw.height }, region);
+  const [a, b] = references as [RenderPasses, RenderPasses];
+  const mean = new Float32Array(a.pieces.length);
+  for (let i = 0; i < mean.length; i++) mean[i] = (a.pieces[i]! + b.pieces[i]!) / 2;
+  const old = previous.last!;
+  const covered = (i: number) => raw.pieces[i * 4 + 3]! >= 0.99 && old.pieces[i * 4 + 3]! >= 0.99 && a.pieces[i * 4 + 3]! >= 0.99 && b.pieces[i * 4 + 3]! >= 0.99;
+  const earlier = difference(old.pieces, mean, covered);
+  const before = difference(raw.pieces, mean, covered);
+  const after = difference(served.pieces, mean, covered);
+  // The mean of two references has half the variance of one: its noise is the sd of their difference over 2.
+  const referenceNoise = difference(a.pieces, b.pieces, covered).sd / 2;
+  const truth = (sd: number) => Math.sqrt(Math.max(0, sd * sd - referenceNoise * referenceNoise));
+  console.log(`noise: ${PREVIOUS_SAMPLES} samples raw ${earlier.sd.toFixed(2)}; raw sd ${before.sd.toFixed(2)}, denoised ${after.sd.toFixed(2)} levels over ${after.count / 3} pixels; reference noise ${referenceNoise.toFixed(2)}; fireflies ${before.fireflies} → ${after.fireflies}; ${raw.seconds.toFixed(1)} s render`);
   writeSection(
     'staging-noise',
     `### Render noise (npm run bench:staging -- --part noise)
@@ -372,24 +383,64 @@ async function noisePart(lines: ChosenLines): Promise<void> {
 ${machineLine()}
 
 A Scandinavian three-seater in ${path.basename(file)} (1024 px on the longer side), the furniture's fully covered pixels at
-the service's ${config.staging.samples} samples against a 1,024-sample reference of the same frame (another sampler
-seed), in 8-bit sRGB levels: standard deviation of the difference **${sd.toFixed(2)}** (target < 2), mean ${mean.toFixed(2)};
-channel samples off by more than 20 levels (fireflies): **${fireflies}** of ${diffs.length} (target 0).`,
+the service's ${config.staging.samples} samples (adaptive, render ${raw.seconds.toFixed(1)} s) against a reference of the same frame: the mean of two
+${REFERENCE_SAMPLES}-sample renders with adaptive sampling off (sampler seeds ${REFERENCE_SEEDS.join(' and ')}), in 8-bit sRGB levels over ${after.count / 3} pixels.
+The reference still has noise of its own, **${referenceNoise.toFixed(2)}** levels (half the sd of the two renders' difference); "against
+the truth" removes it (√(sd² − ${referenceNoise.toFixed(2)}²)).
+
+| Furniture layer | sd of the difference (target < 2) | against the truth | mean | channel samples off by > 20 levels (target 0) |
+|---|---|---|---|---|
+| ${PREVIOUS_SAMPLES} samples as rendered (the service until 2026-11-26, render ${old.seconds.toFixed(1)} s) | ${earlier.sd.toFixed(2)} | ${truth(earlier.sd).toFixed(2)} | ${earlier.mean.toFixed(2)} | ${earlier.fireflies} of ${earlier.count} |
+| ${config.staging.samples} samples as rendered | ${before.sd.toFixed(2)} | ${truth(before.sd).toFixed(2)} | ${before.mean.toFixed(2)} | ${before.fireflies} of ${before.count} |
+| ${config.staging.samples} samples denoised, as the service composites it | **${after.sd.toFixed(2)}** | **${truth(after.sd).toFixed(2)}** | ${after.mean.toFixed(2)} | **${after.fireflies}** of ${after.count} |
+
+The denoiser is src/vision/feature-denoise.ts (docs/decisions/0011): a two-pass cross-bilateral filter of the light
+(colour / albedo) guided by Cycles' albedo, normal and depth passes, fitted linearly around each pixel.`,
   );
+}
+
+const REFERENCE_SAMPLES = 1024;
+const PREVIOUS_SAMPLES = 128;
+const REFERENCE_SEEDS = [99, 77] as const;
+
+/** The difference of two premultiplied layers in 8-bit sRGB levels over the pixels `covered` selects. */
+function difference(a: Float32Array, b: Float32Array, covered: (i: number) => boolean): { sd: number; mean: number; fireflies: number; count: number } {
+  const diffs: number[] = [];
+  let fireflies = 0;
+  for (let i = 0; i < a.length / 4; i++) {
+    if (!covered(i)) continue;
+    for (let c = 0; c < 3; c++) {
+      const d = byteOfLinear(a[i * 4 + c]!) - byteOfLinear(b[i * 4 + c]!);
+      diffs.push(d);
+      if (Math.abs(d) > 20) fireflies++;
+    }
+  }
+  const mean = diffs.reduce((s, d) => s + d, 0) / diffs.length;
+  const sd = Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / diffs.length);
+  return { sd, mean, fireflies, count: diffs.length };
 }
 
 /** The Blender renderer, keeping the passes of its last render, with the sampler seed forced when one is given. */
 class CapturingRenderer implements FurnitureRenderer {
   last: RenderPasses | undefined;
+  scene: RenderScene | undefined;
 
-  constructor(private readonly seed?: number) {}
+  constructor(
+    private readonly seed?: number,
+    private readonly adaptiveThreshold?: number,
+  ) {}
 
   available(): ReturnType<FurnitureRenderer['available']> {
     return renderer.available();
   }
 
   async render(scene: RenderScene, options: Parameters<FurnitureRenderer['render']>[1]): Promise<RenderPasses> {
-    this.last = await renderer.render(this.seed === undefined ? scene : { ...scene, seed: this.seed }, options);
+    this.scene = {
+      ...scene,
+      ...(this.seed === undefined ? {} : { seed: this.seed }),
+      ...(this.adaptiveThreshold === undefined ? {} : { adaptiveThreshold: this.adaptiveThreshold }),
+    };
+    this.last = await renderer.render(this.scene, options);
     return this.last;
   }
 }
@@ -412,11 +463,11 @@ async function timePart(lines: ChosenLines): Promise<void> {
     const started = performance.now();
     const furnished = await furnishPiece(image, { furnitureId: 'sofa_3_seater', styleId: 'modern', seed: 5, preserveWindows: false }, { lines, renderer, quality: { samples: config.staging.samples, threads: 0 } });
     const seconds = (performance.now() - started) / 1000;
-    const staging = furnished.result.staging as { renderSeconds: number; renderPeakMemoryMiB: number; changedPixels: number };
+    const staging = furnished.result.staging as { renderSeconds: number; renderPeakMemoryMiB: number; changedPixels: number; renderScale: number };
     const nodeRss = process.memoryUsage().rss / 2 ** 20;
     console.log(`${megapixels} MP: ${seconds.toFixed(1)} s (render ${staging.renderSeconds.toFixed(1)} s), Blender peak ${staging.renderPeakMemoryMiB} MiB, node RSS ${nodeRss.toFixed(0)} MiB`);
     const budget = megapixels === 2 ? 60 : 180;
-    rows.push(`| ${info.width}×${info.height} (${megapixels} MP) | ${seconds.toFixed(1)} s (budget ${budget} s: ${seconds < budget ? 'pass' : 'MISSED'}) | ${staging.renderSeconds.toFixed(1)} s | ${(100 * staging.changedPixels / (info.width * info.height)).toFixed(1)} % | ${staging.renderPeakMemoryMiB} MiB | ${nodeRss.toFixed(0)} MiB |`);
+    rows.push(`| ${info.width}×${info.height} (${megapixels} MP) | ${seconds.toFixed(1)} s (budget ${budget} s: ${seconds < budget ? 'pass' : 'MISSED'}) | ${staging.renderSeconds.toFixed(1)} s | ${staging.renderScale.toFixed(2)} | ${(100 * staging.changedPixels / (info.width * info.height)).toFixed(1)} % | ${staging.renderPeakMemoryMiB} MiB | ${nodeRss.toFixed(0)} MiB |`);
   }
   writeSection(
     'staging-time',
@@ -425,10 +476,11 @@ async function timePart(lines: ChosenLines): Promise<void> {
 ${machineLine()} Load average at the start: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}.
 
 One modern three-seater sofa into ${path.basename(file)} resized, ${config.staging.samples} samples, end to end
-(geometry analysis, placement, mesh, Blender render of the changed region, composite):
+(geometry analysis, placement, mesh, Blender render of the changed region, denoising, resampling, composite). Render
+scale: the render's pixels per photo pixel along a side (a photo over ${(MAX_RENDER_PIXELS / 1e6).toFixed(0)} MP is rendered as one of ${(MAX_RENDER_PIXELS / 1e6).toFixed(0)} MP and resampled up).
 
-| Photo | Total | Blender (start to exit) | Pixels changed | Blender peak memory | Node RSS after |
-|---|---|---|---|---|---|
+| Photo | Total | Blender (start to exit) | Render scale | Pixels changed | Blender peak memory | Node RSS after |
+|---|---|---|---|---|---|---|
 ${rows.join('\n')}`,
   );
 }
