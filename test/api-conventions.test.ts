@@ -156,6 +156,7 @@ describe('acknowledgements come from the operation modules', () => {
       upscale: ['status', 'id', 'mode'],
       upscale_advanced: ['status', 'id', 'mode'],
       enhancer: ['status', 'id', 'mode'],
+      sunshine: ['status', 'id', 'skyId', 'mode'],
     };
     assert.deepEqual(OPERATIONS.map((o) => o.name).sort(), Object.keys(spec).sort());
     for (const operation of OPERATIONS) {

@@ -53,6 +53,8 @@ export class RoomcraftClient {
   readonly upscaleAdvanced = this.method('upscale_advanced');
   /** POST /v1/enhancer: exposure, contrast and colour; optionally sky and privacy. */
   readonly enhancer = this.method('enhancer');
+  /** POST /v1/sunshine (extension): a chosen sky and the light lifted to suit it. */
+  readonly sunshine = this.method('sunshine');
 
   /** Any processing operation by its path name; the named methods above are this with their types. */
   process<K extends OperationName>(

@@ -91,10 +91,15 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationSpec<K> } = {
     fields: {
       url,
       sky_fix: { type: 'boolean', required: false },
+      skyId: { type: 'string', required: false },
       auto_privacy: { type: 'boolean', required: false },
       retouch: { type: 'string', required: false, values: ['classical', 'learned'] },
       webhook,
     },
+  },
+  sunshine: {
+    method: 'sunshine',
+    fields: { url, skyId: { type: 'string', required: false }, webhook },
   },
 };
 

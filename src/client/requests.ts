@@ -88,10 +88,19 @@ export interface EnhancerRequest {
   url: string;
   /** Replace a grey sky with a blue one. */
   sky_fix?: boolean;
+  /** Roomcraft extension: the sky (GET /v1/skies) sky_fix puts in; giving it turns sky_fix on. */
+  skyId?: string;
   /** Blur faces and licence plates. */
   auto_privacy?: boolean;
   /** Roomcraft extension: the tone and colour engine, `classical` by default. */
   retouch?: 'classical' | 'learned';
+  webhook?: string;
+}
+
+/** Roomcraft extension: the sky replaced by the chosen one (the default sky without skyId), the light lifted to suit it. */
+export interface SunshineRequest {
+  url: string;
+  skyId?: string;
   webhook?: string;
 }
 
@@ -105,6 +114,7 @@ export interface Requests {
   upscale: UpscaleRequest;
   upscale_advanced: UpscaleAdvancedRequest;
   enhancer: EnhancerRequest;
+  sunshine: SunshineRequest;
 }
 
 /** A processing operation, named as in its path: POST /v1/<name>. */

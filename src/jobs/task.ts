@@ -6,6 +6,7 @@ import { declutter } from '../services/operations/declutter.js';
 import { enhancer } from '../services/operations/enhancer.js';
 import { furnish } from '../services/operations/furnish.js';
 import { smartStagingV1, smartStagingV2 } from '../services/operations/smart-staging.js';
+import { sunshine } from '../services/operations/sunshine.js';
 import { upscale, upscaleAdvanced } from '../services/operations/upscale.js';
 
 /**
@@ -21,6 +22,7 @@ export const TASK_PARAM_SCHEMAS = {
   upscale: upscale.params,
   upscale_advanced: upscaleAdvanced.params,
   enhancer: enhancer.params,
+  sunshine: sunshine.params,
 } as const;
 
 export type OperationName = keyof typeof TASK_PARAM_SCHEMAS;

@@ -14,3 +14,8 @@ export function checkFurniture(catalog: Catalog, furnitureId: string | undefined
   if (furnitureId === undefined || catalog.furniture(furnitureId)) return [];
   return [{ field: '/furnitureId', message: `unknown furniture "${furnitureId}"; see GET /v1/furnitures` }];
 }
+
+export function checkSky(catalog: Catalog, skyId: string | undefined): FieldError[] {
+  if (skyId === undefined || catalog.sky(skyId)) return [];
+  return [{ field: '/skyId', message: `unknown sky "${skyId}"; see GET /v1/skies` }];
+}

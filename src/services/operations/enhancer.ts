@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { loadCatalog } from '../../catalog/catalog.js';
 import { enhancePhoto } from '../../vision/enhance/enhance.js';
 import { replaceSky } from '../../vision/sky/replace-sky.js';
+import { checkSky } from './catalog-checks.js';
 import { defineOperation } from './define.js';
 import type { ImageModels } from '../image-models.js';
 import { requireDetector } from './require-detector.js';
@@ -31,6 +32,9 @@ export const enhancer = defineOperation({
   summary: 'Improves exposure, contrast and colour; optionally replaces a grey sky and blurs faces and plates.',
   params: Type.Object({
     sky_fix: Type.Optional(Type.Boolean({ description: 'Replace a grey sky with a blue one (the default sky of GET /v1/skies).' })),
+    skyId: Type.Optional(
+      Type.String({ minLength: 1, description: 'Extension: the sky of GET /v1/skies that sky_fix puts in; giving it turns sky_fix on.' }),
+    ),
     auto_privacy: Type.Optional(Type.Boolean({ description: 'Blur faces and licence plates.' })),
     retouch: Type.Optional(
       Type.Union([Type.Literal('classical'), Type.Literal('learned')], {
@@ -45,6 +49,7 @@ export const enhancer = defineOperation({
   acknowledgementFields: Type.Object({}),
   acceptsMask: false,
   credits: () => 1,
+  validate: (params, catalog) => checkSky(catalog, params.skyId),
   acknowledgement: () => ({}),
   run: async ({ image, params }, context) => {
     const result: Record<string, unknown> = {};
@@ -72,10 +77,11 @@ export const enhancer = defineOperation({
       };
     }
     context.progress(0.5);
-    if (params.sky_fix) {
+    if (params.sky_fix || params.skyId !== undefined) {
       context.signal.throwIfAborted();
+      const catalog = loadCatalog();
       // The sky goes in after the tone pass, so the rendered sky keeps its catalog colours.
-      const sky = replaceSky(output, loadCatalog().defaultSky);
+      const sky = replaceSky(output, (params.skyId ? catalog.sky(params.skyId) : undefined) ?? catalog.defaultSky);
       output = sky.image;
       // `because` says in a few words why the sky was left alone (or what was replaced): sky_fix declines a sky it
       // cannot replace cleanly rather than altering the property.

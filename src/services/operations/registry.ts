@@ -6,6 +6,7 @@ import { smartStagingV1, smartStagingV2 } from './smart-staging.js';
 import { declutter } from './declutter.js';
 import { upscale, upscaleAdvanced } from './upscale.js';
 import { enhancer } from './enhancer.js';
+import { sunshine } from './sunshine.js';
 
 /** Every processing operation of the API, in the spec's order, in the form the routes, the worker and the status page use. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -17,6 +18,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   erase(upscale),
   erase(upscaleAdvanced),
   erase(enhancer),
+  erase(sunshine),
 ];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
