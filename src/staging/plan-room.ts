@@ -247,14 +247,19 @@ interface AnchorPose {
   against?: WallLabel;
 }
 
+/** Free poses tried per group at most: a large room gets a coarser grid, so a plan's time does not grow with its area. */
+const MAX_FREE_POSES = 2500;
+
 function anchorPoses(room: RoomModel, footprint: Footprint, place: ProgrammeGroup['place']): AnchorPose[] {
   const { left, right, front } = room.box;
   const out: AnchorPose[] = [];
   const w = footprint.width;
   const d = footprint.depth;
   if (place === 'free') {
-    for (let x = left + 0.3 + w / 2; x <= right - 0.3 - w / 2 + 1e-9; x += GRID_STEP_M) {
-      for (let y = PLAN_NEAREST_M + d / 2; y <= front - 0.3 - d / 2 + 1e-9; y += GRID_STEP_M) {
+    const area = Math.max(0, right - left - 0.6 - w) * Math.max(0, front - 0.3 - PLAN_NEAREST_M - d);
+    const step = Math.max(GRID_STEP_M, Math.sqrt((2 * area) / MAX_FREE_POSES));
+    for (let x = left + 0.3 + w / 2; x <= right - 0.3 - w / 2 + 1e-9; x += step) {
+      for (let y = PLAN_NEAREST_M + d / 2; y <= front - 0.3 - d / 2 + 1e-9; y += step) {
         out.push({ x, y, yaw: 0 });
         if (Math.abs(w - d) > 0.2) out.push({ x, y, yaw: Math.PI / 2 });
       }
