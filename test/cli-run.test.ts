@@ -189,7 +189,7 @@ describe('roomcraft run arguments', () => {
   it('refuses what the schema does not allow, naming what it does', () => {
     assert.match(refused('relight', 'a.jpg'), /unknown operation "relight"; the operations are creative-redesign, furnish, .*enhancer/);
     assert.match(refused('upscale', 'a.jpg', '--strength', '2'), /upscale has no field --strength; its fields are: \[--scale 2\|3\]/);
-    assert.match(refused('enhancer', 'a.jpg', '--scale', '2'), /its fields are: \[--sky-fix\] \[--auto-privacy\] \[--retouch classical\|learned\]/);
+    assert.match(refused('enhancer', 'a.jpg', '--scale', '2'), /its fields are: \[--sky-fix\] \[--sky-id ID\] \[--auto-privacy\] \[--retouch classical\|learned\]/);
     assert.match(refused('upscale', 'a.jpg', '--scale', '4'), /--scale: is one of 2, 3, not 4/);
     assert.match(refused('upscale', 'a.jpg', '--scale', 'two'), /--scale: is a number, not "two"/);
     assert.match(refused('upscale', 'a.jpg', '--scale'), /--scale needs a value/);
