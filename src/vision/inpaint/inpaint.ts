@@ -68,6 +68,22 @@ export interface InpaintOptions {
   scalePenalty?: number;
   maxScale?: number;
   planeBias?: number;
+  /**
+   * See PatchMatchOptions. Default 1.25 (area), against maxScale's 3 for reductions. Together with bestVoteLevels,
+   * whole-pixel copies at full size and ownSurfaceDepth, it raised the texture ratio of bench:declutter's large
+   * holes (part L) from 0.50 to about 0.8 (docs/decisions/0007-declutter-fill.md, 2026-11-26).
+   */
+  maxMagnification?: number;
+  /** See PatchMatchOptions. Default twice patchRadius. */
+  ownSurfaceDepth?: number;
+  /** See PatchMatchOptions. Default 0.5. */
+  rimTextureShare?: number;
+  /**
+   * How many of the finest levels vote with each hole pixel's own patch only (no mean of the overlapping patches).
+   * Default 1 (the finest level). The mean blurs wherever neighbouring patches disagree, as they do deep in a large hole, and a blurred
+   * guess then draws smooth sources at the next search.
+   */
+  bestVoteLevels?: number;
   /** Seed of the random search: the same input and seed give the same pixels. Default 1. */
   seed?: number;
   /** A group with fewer source pixels than this (finest level) copies from anywhere instead. Default 400. */
@@ -113,6 +129,9 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     scalePenalty: options.scalePenalty ?? 0,
     maxScale: options.maxScale ?? 3,
     planeBias: options.planeBias ?? 1.15,
+    maxMagnification: options.maxMagnification ?? 1.25,
+    ownSurfaceDepth: options.ownSurfaceDepth ?? 2 * patchRadius,
+    rimTextureShare: options.rimTextureShare ?? 0.5,
   };
   const random = xorshift(options.seed ?? 1);
   const surfaces = [...(input.surfaces?.surfaces ?? []), IMAGE_PLANE];
@@ -147,11 +166,12 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     matcher.useDominantOffsets(dominant);
     matcher.initialise(coarser);
     // The coarser field, voted with this level's pixels, is a sharper start than the coarser picture enlarged.
-    if (coarser) matcher.vote();
+    const best = index < (options.bestVoteLevels ?? 1);
+    if (coarser) matcher.vote(best);
     const rounds = coarser ? iterations : 2 * iterations;
     for (let round = 0; round < rounds; round++) {
       for (let pass = 0; pass < passes; pass++) matcher.search(round * passes + pass);
-      matcher.vote();
+      matcher.vote(best);
       options.signal?.throwIfAborted();
     }
     done += work[index]!;
@@ -255,7 +275,8 @@ function upsampleHoleColours(coarse: Level, fine: Level): void {
 
 /**
  * The full-size result: every patch of the finest field votes, with its cost's weight, for the photo pixels it
- * covers, sampling the full-size photo through its plane offset; so the fill carries the photo's own resolution.
+ * covers, taking the nearest full-size photo pixel through its plane offset; so the fill carries the photo's own
+ * resolution and sharpness.
  * Hole pixels take the vote; a seam of `seam` pixels around them blends vote and original.
  */
 function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number, seam: number): RawImage {
@@ -307,7 +328,9 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
         // Level-pixel source position, then to photo pixels.
         const ux = (sx + j00 * dx + j01 * dy) * s;
         const uy = (sy + j10 * dx + j11 * dy) * s;
-        addBilinear(image.data, 3, width, height, ux, uy, weight, sums, 3 * k);
+        // The nearest whole photo pixel: a bilinear sample between pixels is a small blur, and most copies land
+        // between pixels (plane offsets, and any working scale above 1).
+        addBilinear(image.data, 3, width, height, Math.floor(ux) + 0.5, Math.floor(uy) + 0.5, weight, sums, 3 * k);
         weights[k]! += weight;
       }
     }

@@ -33,6 +33,25 @@ export interface PatchMatchOptions {
    * layout put on the wrong plane still finds its match; above 1, the plane wins where the two are close.
    */
   planeBias: number;
+  /**
+   * Largest area magnification from a source patch to its target (1 / the smallest det of the copy map's
+   * Jacobian); defaults to maxScale. A source enlarged into its target (far floor copied to the near floor) comes
+   * out blurred.
+   */
+  maxMagnification?: number;
+  /**
+   * Depth in level pixels (chessboard, from the hole's rim) beyond which a target on a known plane copies in image
+   * space only from pixels of the same plane or of no known plane. Default Infinity (no such rule). Deep in a large
+   * hole nothing from the rim steers the match, and a smooth guess there matches smooth pixels of another surface
+   * (a ceiling, a plain wall above the wainscoting) better than its own surface's texture; near the rim, copies
+   * across the layout's labels stay allowed, since the layout is often wrong there.
+   */
+  ownSurfaceDepth?: number;
+  /**
+   * Share of its rim's texture that a source must have to be copied to a target deeper than ownSurfaceDepth (see
+   * textureFloors). Default 0 (no such rule).
+   */
+  rimTextureShare?: number;
 }
 
 /** The search state of one level: the level, its surfaces at the level's scale and where one may copy from. */
@@ -53,6 +72,10 @@ export class PatchMatchLevel {
    * (Wexler et al. 2007), so matches are steered by the hole's rim rather than by the blurry guess in its middle.
    */
   private readonly confidence: Float32Array;
+  /** Chessboard depth of each hole pixel (0 outside the hole). */
+  private readonly depth: Uint16Array;
+  /** Least texture (sum of the two feature channels) a source of each pixel must have; 0 for most pixels. */
+  private readonly textureFloor: Float32Array;
 
   constructor(
     readonly level: Level,
@@ -72,7 +95,9 @@ export class PatchMatchLevel {
       this.fromPlane.set(scaled.fromPlane, g * 9);
     });
     this.sourceOk = sourceMask(level, options.patchRadius);
+    this.depth = holeDepth(level.hole, width, height);
     this.confidence = rimConfidence(level.hole, width, height);
+    this.textureFloor = textureFloors(level, this.depth, options.ownSurfaceDepth ?? Infinity, options.rimTextureShare ?? 0, options.patchRadius);
     const lists: number[][] = surfaces.map(() => []);
     for (let i = 0; i < width * height; i++) if (this.sourceOk[i]) lists[level.group[i]!]?.push(i);
     const everywhere: number[] = [];
@@ -118,6 +143,10 @@ export class PatchMatchLevel {
         }
       }
       for (let attempt = 0; !placed && attempt < 8; attempt++) placed = this.considerRandomSource(t, true);
+      // Where the texture floor turns the first tries down, more tries; the last ones without it, so that every
+      // target has a source (a hole pixel without one would keep the grey it came with).
+      for (let attempt = 0; !placed && attempt < 64; attempt++) placed = this.considerRandomSource(t, true);
+      for (let attempt = 0; !placed && attempt < 8; attempt++) placed = this.considerRandomSource(t, true, true);
     }
   }
 
@@ -164,9 +193,13 @@ export class PatchMatchLevel {
 
   /**
    * Replaces every hole pixel with the weighted mean of what the patches covering it would put there (Wexler et al.
-   * 2007): weights fall with the patch's cost, scaled by the 75th percentile of the costs.
+   * 2007): weights fall with the patch's cost, scaled by the 75th percentile of the costs. With `best`, see voteBest.
    */
-  vote(): void {
+  vote(best = false): void {
+    if (best) {
+      this.voteBest();
+      return;
+    }
     const { field, level } = this;
     const { width, height, colour, hole } = level;
     const r = this.options.patchRadius;
@@ -203,6 +236,24 @@ export class PatchMatchLevel {
       const w = weights[q]!;
       if (!hole[q] || w <= 0) continue;
       for (let c = 0; c < CHANNELS; c++) colour[CHANNELS * q + c] = sums[CHANNELS * q + c]! / w;
+    }
+  }
+
+  /**
+   * Every hole pixel takes what its own patch (the target centred on it) copies to its centre: no averaging of
+   * overlapping candidates, so the estimate keeps the sources' sharpness.
+   */
+  voteBest(): void {
+    const { field, level } = this;
+    const { width, height, colour, hole } = level;
+    const sums = new Float32Array(CHANNELS);
+    for (let t = 0; t < field.targets.length; t++) {
+      const p = field.targets[t]!;
+      if (!hole[p] || !(field.cost[t]! < Infinity)) continue;
+      const [sx, sy] = this.sourceOf(t, p);
+      sums.fill(0);
+      addBilinear(colour, CHANNELS, width, height, sx, sy, 1, sums, 0);
+      colour.set(sums, CHANNELS * p);
     }
   }
 
@@ -253,7 +304,7 @@ export class PatchMatchLevel {
     return g === this.anyGroup || g === this.level.group[this.field.targets[t]!];
   }
 
-  private considerRandomSource(t: number, force: boolean): boolean {
+  private considerRandomSource(t: number, force: boolean, anyTexture = false): boolean {
     const p = this.field.targets[t]!;
     let g = this.level.group[p]!;
     if ((this.sourcesByGroup[g]?.length ?? 0) === 0) g = this.anyGroup;
@@ -262,21 +313,24 @@ export class PatchMatchLevel {
     const s = list[Math.floor(this.random() * list.length)]!;
     const x = s % this.level.width;
     const y = (s - x) / this.level.width;
-    return this.considerSourceAt(t, g, x + 0.5, y + 0.5, force);
+    return this.considerSourceAt(t, g, x + 0.5, y + 0.5, force, anyTexture);
   }
 
-  private considerSourceAt(t: number, g: number, x: number, y: number, force = false): boolean {
+  private considerSourceAt(t: number, g: number, x: number, y: number, force = false, anyTexture = false): boolean {
     const p = this.field.targets[t]!;
     const px = p % this.level.width;
     const py = (p - px) / this.level.width;
     const [ox, oy] = this.offsetTo(g, px + 0.5, py + 0.5, x, y);
-    return this.consider(t, g, ox, oy, force);
+    return this.consider(t, g, ox, oy, force, anyTexture);
   }
 
   private readonly scratchJacobian = new Float64Array(4);
 
-  /** Takes the offset on surface g for target t when its patch matches better than the current one (or always, with force). */
-  private consider(t: number, g: number, offsetX: number, offsetY: number, force: boolean): boolean {
+  /**
+   * Takes the offset on surface g for target t when its patch matches better than the current one (or always, with
+   * force). `anyTexture` lifts the texture floor (textureFloors), for a last-resort start.
+   */
+  private consider(t: number, g: number, offsetX: number, offsetY: number, force: boolean, anyTexture = false): boolean {
     const { level, field, options } = this;
     const { width, height, colour, group } = level;
     const confidence = this.confidence;
@@ -293,11 +347,13 @@ export class PatchMatchLevel {
     const [ox, oy] = this.offsetTo(g, px + 0.5, py + 0.5, sx, sy);
     const s = Math.floor(sy) * width + Math.floor(sx);
     if (!this.sourceOk[s] || (g !== this.anyGroup && group[s] !== g)) return false;
+    if (g === this.anyGroup && home !== this.anyGroup && group[s] !== home && group[s] !== this.anyGroup && this.depth[p]! > (options.ownSurfaceDepth ?? Infinity)) return false;
+    if (!anyTexture && colour[CHANNELS * s + 3]! + colour[CHANNELS * s + 4]! < this.textureFloor[p]!) return false;
     const bias = g === this.anyGroup && home !== this.anyGroup ? options.planeBias : 1;
     const j = this.scratchJacobian;
     this.jacobianAt(g, px + 0.5, py + 0.5, ox, oy, j);
     const det = Math.abs(j[0]! * j[3]! - j[1]! * j[2]!);
-    if (!(det > 1 / options.maxScale && det < options.maxScale)) return false;
+    if (!(det > 1 / (options.maxMagnification ?? options.maxScale) && det < options.maxScale)) return false;
     const penalty = bias * (1 + options.scalePenalty * Math.abs(Math.log(det)));
     const best = force ? Infinity : field.cost[t]! / penalty;
     const r = options.patchRadius;
@@ -343,6 +399,77 @@ export function sourceMask(level: Level, r: number): Uint8Array {
     for (let x = r; x < width - r; x++) ok[y * width + x] = near[y * width + x] ? 0 : 1;
   }
   return ok;
+}
+
+/**
+ * Per pixel, the least texture a source copied to it must have: for hole pixels deeper than `depthFrom`, `share` of
+ * the lower quartile of the texture (the two feature channels) on the known ring, 2r wide, around their connected
+ * part of the hole; 0 elsewhere. A blurred guess deep in a large hole matches smooth pixels (a ceiling, a plain band)
+ * better than the surface's own texture; when nearly all of the hole's rim is textured, its middle may not copy from
+ * what is much smoother. The lower quartile keeps the rule out of holes whose rim is partly smooth (a rug's edge on
+ * a plain floor), where smooth sources are right.
+ */
+function textureFloors(level: Level, depth: Uint16Array, depthFrom: number, share: number, r: number): Float32Array {
+  const { width, height, hole, excluded, colour } = level;
+  const floors = new Float32Array(width * height);
+  if (!(share > 0) || !Number.isFinite(depthFrom)) return floors;
+  // Connected parts of the hole (8-neighbours), then each known pixel of the ring takes the part it is nearest to
+  // in a breadth-first grow over 2r steps.
+  const part = new Int32Array(width * height).fill(-1);
+  let parts = 0;
+  const queue: number[] = [];
+  for (let start = 0; start < hole.length; start++) {
+    if (!hole[start] || part[start]! >= 0) continue;
+    part[start] = parts;
+    queue.length = 0;
+    queue.push(start);
+    for (let head = 0; head < queue.length; head++) {
+      const p = queue[head]!;
+      const x = p % width;
+      const y = (p - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const q = ny * width + nx;
+          if (hole[q] && part[q]! < 0) {
+            part[q] = parts;
+            queue.push(q);
+          }
+        }
+      }
+    }
+    parts++;
+  }
+  const ring: number[][] = Array.from({ length: parts }, () => []);
+  let front: number[] = [];
+  for (let p = 0; p < hole.length; p++) if (hole[p]) front.push(p);
+  const reached = Uint8Array.from(hole);
+  for (let step = 0; step < 2 * r && front.length > 0; step++) {
+    const next: number[] = [];
+    for (const p of front) {
+      const x = p % width;
+      const y = (p - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const q = ny * width + nx;
+          if (reached[q]) continue;
+          reached[q] = 1;
+          part[q] = part[p]!;
+          if (!excluded[q]) ring[part[p]!]!.push(colour[CHANNELS * q + 3]! + colour[CHANNELS * q + 4]!);
+          next.push(q);
+        }
+      }
+    }
+    front = next;
+  }
+  const floorOf = ring.map((values) => (values.length > 0 ? share * (quantile(Float32Array.from(values), 0.25) || 0) : 0));
+  for (let p = 0; p < hole.length; p++) if (hole[p] && depth[p]! > depthFrom) floors[p] = floorOf[part[p]!]!;
+  return floors;
 }
 
 /** 1 outside the hole, 1.3^−d inside it at chessboard distance d from the nearest known pixel. */
