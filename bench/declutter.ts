@@ -2,7 +2,7 @@
  * `npm run bench:declutter`: object removal (issue 6) against known answers, the automatic mode against hand-drawn
  * furniture boxes, its times at 12 MP, and a contact sheet.
  *
- *   node --import tsx bench/declutter.ts [--renders DIR] [--holes-only] [--skip-shiftmap]
+ *   node --import tsx bench/declutter.ts [--renders DIR] [--part holes,renders,automatic,large] [--holes-only] [--skip-shiftmap]
  *
  * A. Known-answer holes (bench/data/declutter-holes.json): 22 object-shaped holes placed by hand over plain floor and
  *    wall of the shared photos, so the photo's own pixels are the answer. Before any method sees the photo the hole's
@@ -23,13 +23,22 @@
  *    the candidates' masks cover (before the self-check), and how many candidates the self-check let go.
  * D. Times at 12 MP (furnished_living_cluttered_01.jpg, 4032 × 3024): masked mode with 15 % of the photo masked,
  *    automatic mode; both from the decoded photo to the filled one.
+ * L. Large holes (issue 15; bench/data/declutter-large-holes.json): on 10 photos of ../shared/testdata/empty-rooms
+ *    reduced to 1600 px, two ellipses each, one over the floor and one over a wall, 20–35 % of the image's width wide;
+ *    the reduced photo's pixels are the answer, methods and scores as in A (texture ratio also over the hole's core,
+ *    its deeper half), and the pixels changed outside the hole and its seam (must be 0). Its own contact sheet:
+ *    docs/images/declutter-large-contact-sheet.jpg (input with hole | ours | Telea | answer), and a side-by-side of
+ *    small (A) and large holes when both ran.
  * Contact sheet: docs/images/declutter-contact-sheet.jpg.
  *
  * Part E, the automatic mode's self-check on every shared furnished photo and empty room, is bench/declutter-gate.ts;
  * its part of the section is carried over as it is.
  *
- * Writes the `declutter` section of docs/benchmarks.md. `--holes-only` (A and its sheet rows only) and
- * `--skip-shiftmap` are for quick iterations; the section then says it is partial.
+ * Writes the `declutter` section of docs/benchmarks.md. `--part` runs only the parts named (holes = A, renders = B,
+ * automatic = C and D, large = L; default all): the other parts' subsections are carried over from the current
+ * section as they are, and the section says which parts this run measured. `--part holes,large` gives the
+ * side-by-side of small and large holes in one run; `--part large` the large holes alone. `--holes-only` is
+ * `--part holes`; `--skip-shiftmap` is for quick iterations (the section then says it is partial).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -54,16 +63,22 @@ import { pixelBounds, type Box } from '../src/vision/box.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { edgeContinuity, holeBoundingBox, holePsnr, holeSsim, textureRatio, type BoundingBox } from './declutter-metrics.js';
 import { machineLine, writeSection } from './report.js';
-import { ROOT, PHOTOS, PHOTO_LIMITS } from './shared-photos.js';
+import { ROOT, PHOTOS, PHOTO_LIMITS, EMPTY_ROOM_PHOTOS } from './shared-photos.js';
+import { holeDepth } from '../src/vision/inpaint/patch-match.js';
+import { dilateSquare } from '../src/vision/mask-morphology.js';
 
 const HOLES = path.join(ROOT, 'bench/data/declutter-holes.json');
 const FURNITURE = path.join(ROOT, 'bench/data/furniture-boxes.json');
 const BASELINES = path.join(ROOT, 'bench/declutter-baselines.py');
 const PYTHON = '/usr/bin/python3';
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/declutter-contact-sheet.jpg');
+const LARGE_HOLES = path.join(ROOT, 'bench/data/declutter-large-holes.json');
+const LARGE_CONTACT_SHEET = path.join(ROOT, 'docs/images/declutter-large-contact-sheet.jpg');
+/** Width of the seam outside the hole the fill may blend (InpaintOptions.seam's default). */
+const FILL_SEAM = 2;
 const DEFAULT_RENDERS = '/tmp/rooms-declutter';
 const RENDER_COMMAND = 'npm run render:rooms -- --seed 2 --count 12 --out /tmp/rooms-declutter --samples 16';
-const WORK_DIR = path.join(os.tmpdir(), 'roomcraft-bench-declutter');
+const WORK_DIR = path.join(os.tmpdir(), `roomcraft-bench-declutter-${process.pid}`);
 const TWELVE_MP_PHOTO = 'furnished_living_cluttered_01.jpg';
 const FURNITURE_CLASS = 9;
 const FURNITURE_DILATION = 2;
@@ -178,9 +193,13 @@ interface Models {
   close(): Promise<void>;
 }
 
+const PARTS = ['holes', 'renders', 'automatic', 'large'] as const;
+type Part = (typeof PARTS)[number];
+const PART_LETTERS: Record<Part, string[]> = { holes: ['A'], renders: ['B'], automatic: ['C', 'D'], large: ['L'] };
+
 interface Options {
   renders: string;
-  holesOnly: boolean;
+  parts: ReadonlySet<Part>;
   skipShiftmap: boolean;
 }
 
@@ -206,23 +225,40 @@ async function main(): Promise<void> {
   const models = await openModels();
   fs.rmSync(WORK_DIR, { recursive: true, force: true });
   const sheetRows: Buffer[] = [];
+  const { parts } = options;
 
-  console.log(`A. ${holes.length} known-answer holes`);
-  const holeResults = await benchmarkHoles(holes, furniture, models, baselines, sheetRows);
-  console.log(methodSummary(holeResults));
+  let holeResults: CaseResult[] = [];
+  if (parts.has('holes')) {
+    console.log(`A. ${holes.length} known-answer holes`);
+    holeResults = await benchmarkHoles(holes, furniture, models, baselines, sheetRows);
+    console.log(methodSummary(holeResults));
+  }
 
-  const renders = options.holesOnly ? { results: [], missing: false, empty: [] } : await benchmarkRenders(options.renders, models, baselines, sheetRows);
+  const renders = parts.has('renders') ? await benchmarkRenders(options.renders, models, baselines, sheetRows) : { results: [], missing: false, empty: [] };
   if (renders.results.length > 0) console.log(methodSummary(renders.results));
 
-  const automatic = options.holesOnly ? [] : await benchmarkAutomatic(furniture, models);
-  const twelve = options.holesOnly ? undefined : await benchmarkTwelveMegapixels(models, automatic);
+  const automatic = parts.has('automatic') ? await benchmarkAutomatic(furniture, models) : [];
+  const twelve = parts.has('automatic') ? await benchmarkTwelveMegapixels(models, automatic) : undefined;
 
-  await writeContactSheet(sheetRows);
+  const large = parts.has('large') ? await benchmarkLargeHoles(models, baselines) : undefined;
+  if (large) console.log(methodSummary(large.results));
+
+  // The sheet of A and B is rewritten only when both ran (a sheet of A's rows alone would drop B's).
+  if (parts.has('holes') && parts.has('renders')) await writeContactSheet(sheetRows);
   // The self-check's part (bench/declutter-gate.ts) sits inside this section: carried over as it is.
-  writeSection('declutter', `${report({ options, baselines, detectors: models.detectorNames, holes, holeResults, renders, automatic, twelve })}\n\n${gatePart()}`);
+  writeSection('declutter', `${report({ options, baselines, detectors: models.detectorNames, holes, holeResults, renders, automatic, twelve, large })}\n\n${gatePart()}`);
   await models.close();
   fs.rmSync(WORK_DIR, { recursive: true, force: true });
-  console.log(`wrote docs/benchmarks.md (declutter) and ${path.relative(ROOT, CONTACT_SHEET)}`);
+  console.log(`wrote docs/benchmarks.md (declutter)${large ? ` and ${path.relative(ROOT, LARGE_CONTACT_SHEET)}` : ''}`);
+}
+
+/** The current declutter section's subsection `### X.` (up to the next subsection, sheet note or the gate's part), or nothing. */
+function carriedSubsection(letter: string): string {
+  const file = path.join(ROOT, 'docs/benchmarks.md');
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const section = /<!-- declutter:start -->([\s\S]*?)<!-- declutter:end -->/.exec(current)?.[1] ?? '';
+  const found = new RegExp(`^### ${letter}\\. [\\s\\S]*?(?=^### |^Contact sheet|^<!-- declutter-gate|(?![\\s\\S]))`, 'm').exec(section);
+  return found ? found[0].trim() : '';
 }
 
 /** The `declutter-gate` part of docs/benchmarks.md with its markers, or nothing. */
@@ -236,11 +272,14 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       renders: { type: 'string', default: DEFAULT_RENDERS },
+      part: { type: 'string' },
       'holes-only': { type: 'boolean', default: false },
       'skip-shiftmap': { type: 'boolean', default: false },
     },
   });
-  return { renders: values.renders, holesOnly: values['holes-only'], skipShiftmap: values['skip-shiftmap'] };
+  const named = values['holes-only'] ? ['holes'] : (values.part?.split(',').map((p) => p.trim()) ?? [...PARTS]);
+  for (const part of named) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--part: ${part} is none of ${PARTS.join(', ')}`);
+  return { renders: values.renders, parts: new Set(named as Part[]), skipShiftmap: values['skip-shiftmap'] };
 }
 
 /** The models as the service's declutter opens them: M-LSD + LSD for the room; CenterNet, NanoDet and Objectron for objects. */
@@ -300,6 +339,236 @@ async function benchmarkHoles(
     }
   }
   return results;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// L. Large holes (issue 15): two ellipses of 20–35 % of the width per photo, one on the floor, one on a wall.
+
+interface LargeEllipse {
+  surface: string;
+  /** Centre, fractions of the image's width and height. */
+  cx: number;
+  cy: number;
+  /** Width (of the image's width) and height (of its height). */
+  w: number;
+  h: number;
+}
+
+interface LargeCaseSpec {
+  id: string;
+  file: string;
+  ellipses: LargeEllipse[];
+}
+
+interface LargeResult extends CaseResult {
+  /** Texture ratio of each method over the hole's core (its pixels deeper than half the hole's largest depth). */
+  coreTexture: Partial<Record<Method, number>>;
+  /** Pixels ours changed outside the hole and its seam (the do-no-harm rule: must be 0). */
+  changedOutside: number;
+  widths: number[];
+}
+
+interface LargeHoles {
+  longSide: number;
+  results: LargeResult[];
+}
+
+async function benchmarkLargeHoles(models: Models, baselines: readonly Baseline[]): Promise<LargeHoles> {
+  const spec = JSON.parse(fs.readFileSync(LARGE_HOLES, 'utf8')) as { longSide: number; cases: LargeCaseSpec[] };
+  console.log(`L. ${spec.cases.length} photos with two large holes each (${spec.longSide} px)`);
+  const prepared = new Map<string, Omit<PreparedCase, 'dir'>>();
+  const dirs = new Map<string, string>();
+  for (const c of spec.cases) {
+    const answer = await loadReduced(path.join(EMPTY_ROOM_PHOTOS, c.file), spec.longSide);
+    const hole = ellipseMask(answer.width, answer.height, c.ellipses);
+    const input = withHolePainted(answer, hole);
+    prepared.set(c.id, { id: `L-${c.id}`, input, answer, hole });
+    dirs.set(c.id, await writeBaselineInputs(`L-${c.id}`, input, hole));
+  }
+  await runBaselines([...dirs.values()], baselines);
+  const results: LargeResult[] = [];
+  const rows: Buffer[] = [];
+  for (const c of spec.cases) {
+    const known = { ...prepared.get(c.id)!, dir: dirs.get(c.id)! };
+    const { result, outputs } = await benchmarkCase(known, models, baselines, { detectors: true, objectBoxes: [] });
+    const core = holeCore(known.hole, known.answer.width, known.answer.height);
+    const coreTexture: Partial<Record<Method, number>> = {};
+    for (const method of METHODS) if (outputs[method]) coreTexture[method] = textureRatio(known.answer, outputs[method]!, core);
+    const large: LargeResult = {
+      ...result,
+      coreTexture,
+      changedOutside: changedOutside(known.input, outputs.ours!, known.hole, FILL_SEAM),
+      widths: c.ellipses.map((e) => e.w),
+    };
+    results.push(large);
+    console.log(`${caseLine(result)}, core texture ${coreTexture.ours?.toFixed(2)}, changed outside ${large.changedOutside}`);
+    rows.push(await largeSheetRow(c.id, known, outputs));
+  }
+  await writeLargeContactSheet(rows);
+  return { longSide: spec.longSide, results };
+}
+
+/** A shared photo, EXIF orientation applied, reduced to `longSide` px on its longer side (never enlarged), as RGB. */
+async function loadReduced(file: string, longSide: number): Promise<RawImage> {
+  const { data, info } = await sharp(file, { limitInputPixels: PHOTO_LIMITS.maxInputPixels })
+    .rotate()
+    .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
+}
+
+function ellipseMask(width: number, height: number, ellipses: readonly LargeEllipse[]): Uint8Array {
+  const mask = new Uint8Array(width * height);
+  for (const e of ellipses) {
+    const cx = e.cx * width;
+    const cy = e.cy * height;
+    const rx = (e.w * width) / 2;
+    const ry = (e.h * height) / 2;
+    for (let y = Math.max(0, Math.floor(cy - ry)); y < Math.min(height, Math.ceil(cy + ry)); y++) {
+      for (let x = Math.max(0, Math.floor(cx - rx)); x < Math.min(width, Math.ceil(cx + rx)); x++) {
+        if (((x + 0.5 - cx) / rx) ** 2 + ((y + 0.5 - cy) / ry) ** 2 < 1) mask[y * width + x] = 1;
+      }
+    }
+  }
+  return mask;
+}
+
+/** The hole's pixels deeper than half its largest depth (chessboard distance to the nearest known pixel). */
+function holeCore(hole: Uint8Array, width: number, height: number): Uint8Array {
+  const depth = holeDepth(hole, width, height);
+  let deepest = 0;
+  for (const d of depth) deepest = Math.max(deepest, d);
+  return Uint8Array.from(depth, (d) => (d > deepest / 2 ? 1 : 0));
+}
+
+/** Pixels of `output` that differ from `input` farther than `seam` pixels (chessboard) from the hole. */
+function changedOutside(input: RawImage, output: RawImage, hole: Uint8Array, seam: number): number {
+  const allowed = dilateSquare(hole, input.width, input.height, seam);
+  let changed = 0;
+  for (let p = 0; p < hole.length; p++) {
+    if (allowed[p]) continue;
+    for (let c = 0; c < 3; c++) {
+      if (input.data[3 * p + c] !== output.data[3 * p + c]) {
+        changed++;
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
+const LARGE_SHEET_COLUMNS = ['input, hole grey', 'ours', 'Telea', 'answer'] as const;
+const LARGE_PANEL_HEIGHT = 260;
+
+/** One row of the large-hole sheet: the crop around both ellipses, input with the grey hole | ours | Telea | answer. */
+async function largeSheetRow(id: string, known: PreparedCase, outputs: Partial<Record<Method, RawImage>>): Promise<Buffer> {
+  const { width, height } = known.answer;
+  const box = holeBoundingBox(known.hole, width, height)!;
+  const margin = Math.round(0.04 * width);
+  const crop = {
+    left: Math.max(0, box.x0 - margin),
+    top: Math.max(0, box.y0 - margin),
+    width: Math.min(width, box.x1 + margin) - Math.max(0, box.x0 - margin),
+    height: Math.min(height, box.y1 + margin) - Math.max(0, box.y0 - margin),
+  };
+  const panelWidth = Math.round((LARGE_PANEL_HEIGHT * crop.width) / crop.height);
+  const panels = [known.input, outputs.ours, outputs.telea, known.answer];
+  const buffers = await Promise.all(
+    panels.map((panel) =>
+      panel
+        ? sharp(panel.data, { raw: { width, height, channels: 3 } }).extract(crop).resize({ width: panelWidth, height: LARGE_PANEL_HEIGHT, kernel: 'lanczos3' }).png().toBuffer()
+        : sharp({ create: { width: panelWidth, height: LARGE_PANEL_HEIGHT, channels: 3, background: '#404040' } }).png().toBuffer(),
+    ),
+  );
+  const label = `<svg width="${SHEET_LABEL_WIDTH}" height="${LARGE_PANEL_HEIGHT}"><text x="4" y="20" font-size="14" font-family="sans-serif" fill="#fff">${id}</text></svg>`;
+  return sharp({ create: { width: SHEET_LABEL_WIDTH + 4 * (panelWidth + SHEET_GAP), height: LARGE_PANEL_HEIGHT, channels: 3, background: '#202020' } })
+    .composite([{ input: Buffer.from(label), left: 0, top: 0 }, ...buffers.map((input, i) => ({ input, left: SHEET_LABEL_WIDTH + i * (panelWidth + SHEET_GAP), top: 0 }))])
+    .png()
+    .toBuffer();
+}
+
+async function writeLargeContactSheet(rows: Buffer[]): Promise<void> {
+  if (rows.length === 0) return;
+  const widths = await Promise.all(rows.map(async (row) => (await sharp(row).metadata()).width!));
+  const width = Math.max(...widths);
+  const header = 24;
+  const panel = (width - SHEET_LABEL_WIDTH) / 4;
+  const names = `<svg width="${width}" height="${header}">${LARGE_SHEET_COLUMNS.map(
+    (name, i) => `<text x="${Math.round(SHEET_LABEL_WIDTH + i * panel + 4)}" y="17" font-size="15" font-family="sans-serif" fill="#fff">${name}</text>`,
+  ).join('')}</svg>`;
+  const height = header + rows.length * (LARGE_PANEL_HEIGHT + SHEET_GAP) - SHEET_GAP;
+  const sheet = await sharp({ create: { width, height, channels: 3, background: '#000' } })
+    .composite([{ input: Buffer.from(names), left: 0, top: 0 }, ...rows.map((input, i) => ({ input, left: 0, top: header + i * (LARGE_PANEL_HEIGHT + SHEET_GAP) }))])
+    .png()
+    .toBuffer();
+  for (let quality = 82; ; quality -= 6) {
+    const jpeg = await sharp(sheet).jpeg({ quality, mozjpeg: true }).toBuffer();
+    if (jpeg.length <= SHEET_MAX_BYTES || quality <= 40) {
+      fs.writeFileSync(LARGE_CONTACT_SHEET, jpeg);
+      return;
+    }
+  }
+}
+
+function largeSection(large: LargeHoles, small: readonly CaseResult[], baselines: readonly Baseline[]): string {
+  const { results } = large;
+  const holes = results.reduce((n, r) => n + r.widths.length, 0);
+  const widths = results.flatMap((r) => r.widths);
+  const medianOf = (rows: readonly CaseResult[], method: Method, pick: (s: Scores) => number): number => median(rows.flatMap((r) => (r.scores[method] ? [pick(r.scores[method]!)] : [])));
+  const edgeOf = (rows: readonly CaseResult[], method: Method): number => mean(rows.flatMap((r) => (r.scores[method] && r.scores[method]!.segments > 0 ? [r.scores[method]!.edge] : [])));
+  const verdict = (ok: boolean): string => (ok ? '**pass**' : '**fail**');
+  const sideRow = (name: string, rows: readonly CaseResult[]): string => {
+    const texture = medianOf(rows, 'ours', (s) => s.texture);
+    const psnr = medianOf(rows, 'ours', (s) => s.psnr);
+    const telea = medianOf(rows, 'telea', (s) => s.psnr);
+    const edgeOk = baselines.every((m) => edgeOf(rows, 'ours') > edgeOf(rows, m));
+    return `| ${name} | ${texture.toFixed(2)} ${verdict(texture >= 0.8 && texture <= 1.2)} | ${medianOf(rows, 'telea', (s) => s.texture).toFixed(2)} | ${psnr.toFixed(2)} | ${telea.toFixed(2)} | ${signed(psnr - telea)} ${verdict(psnr >= telea - 1)} | ${[
+      'ours',
+      ...baselines,
+    ]
+      .map((m) => edgeOf(rows, m as Method).toFixed(2))
+      .join(' / ')} ${verdict(edgeOk)} |`;
+  };
+  const changed = results.reduce((n, r) => n + r.changedOutside, 0);
+  const sources = results.flatMap((r) => r.objectSources ?? []);
+  const table = results.map(
+    (r) =>
+      `| ${r.id} | ${percent(r.holeShare)} | ${METHODS.map((m) => (r.scores[m] ? `${r.scores[m]!.psnr.toFixed(1)} / ${r.scores[m]!.texture.toFixed(2)} / ${r.coreTexture[m]!.toFixed(2)} / ${formatEdge(r.scores[m]!)}` : '–')).join(' | ')} | ${(r.ours.totalMs / 1000).toFixed(1)} | ${r.changedOutside} |`,
+  );
+  return `### L. Large holes (issue 15)
+
+${results.length} photos of \`../shared/testdata/empty-rooms\` reduced to ${large.longSide} px on their longer side, each with two elliptic
+holes (\`bench/data/declutter-large-holes.json\`): one over the floor, one over a wall, ${percent(Math.min(...widths))}–${percent(Math.max(...widths))} of the image's width
+wide (${holes} holes, together ${percent(median(results.map((r) => r.holeShare)))} of the image in the median). The reduced photo's pixels are the answer;
+every method gets it with the holes painted grey, as in A. "Core": the texture ratio over the hole's deeper half
+(pixels farther from the rim than half the hole's largest depth), where a smear shows first.
+
+${methodSummary(results)}
+
+${oursTimeSplit(results)}
+
+Small (A) and large holes side by side, ours against the targets (texture ratio 0.8–1.2; PSNR at most 1 dB below
+Telea's; edge continuity above every baseline's; medians, edge continuity means):
+
+| Holes | Texture ours | Texture Telea | PSNR ours | PSNR Telea | Δ PSNR | Edge continuity ours / ${baselines.map((m) => METHOD_NAMES[m]).join(' / ')} |
+|---|---:|---:|---:|---:|---:|---:|
+${small.length > 0 ? `${sideRow(`small (A, ${small.length})`, small)}\n` : ''}${sideRow(`large (L, ${holes} in ${results.length} photos)`, results)}
+${small.length > 0 ? '' : '\nA was not run with this part (`--part holes,large` gives both rows); its figures stand in A.\n'}
+Do no harm: pixels ours changed outside the holes and their ${FILL_SEAM}-px seam, over all ${results.length} photos: ${changed} (${verdict(changed === 0)}).
+Objects: share of a fill copied from inside a detected object's box, max ${percent(Math.max(0, ...sources.map((s) => s.any)))}, from those objects' own pixels max
+${percent(Math.max(0, ...sources.map((s) => s.pixels)))} (empty rooms: few objects are detected).
+
+Per photo: PSNR dB / texture ratio / core texture ratio / edge continuity; time of ours (whole masked mode) in s;
+pixels changed outside the holes and their seam.
+
+| Photo | Holes | Ours | Without planes | Telea | Navier-Stokes | ShiftMap | Ours s | Outside |
+|---|---:|---|---|---|---|---|---:|---:|
+${table.join('\n')}
+
+Contact sheet (${LARGE_SHEET_COLUMNS.join(' | ')}): [docs/images/declutter-large-contact-sheet.jpg](images/declutter-large-contact-sheet.jpg).`;
 }
 
 /** The photo as the service decodes it (EXIF orientation applied), as RGB. */
@@ -833,16 +1102,20 @@ interface ReportInput {
   renders: { results: CaseResult[]; missing: boolean; empty: string[] };
   automatic: readonly AutomaticRow[];
   twelve: TwelveMegapixels | undefined;
+  large: LargeHoles | undefined;
 }
 
 function report(input: ReportInput): string {
-  const { options, baselines, detectors, holeResults, renders, automatic, twelve } = input;
-  const partial = [options.holesOnly ? '`--holes-only`' : '', options.skipShiftmap ? '`--skip-shiftmap`' : ''].filter(Boolean);
+  const { options, baselines, detectors, holeResults, renders, automatic, twelve, large } = input;
+  const partial = options.skipShiftmap ? ['`--skip-shiftmap`'] : [];
+  const ran = PARTS.filter((part) => options.parts.has(part)).flatMap((part) => PART_LETTERS[part]);
+  const carried = PARTS.filter((part) => !options.parts.has(part)).flatMap((part) => PART_LETTERS[part]);
+  const carry = (part: Part, text: () => string): string => (options.parts.has(part) ? text() : PART_LETTERS[part].map(carriedSubsection).filter(Boolean).join('\n\n'));
   const withPlanes = holeResults.filter((r) => r.ours.planeGuided).length;
   const sections = [
     `## Declutter: object removal (\`npm run bench:declutter\`)
 
-${machineLine()}${partial.length > 0 ? `\n**Partial run** (${partial.join(', ')}): not the committed figures.` : ''}
+${machineLine()}${partial.length > 0 ? `\n**Partial run** (${partial.join(', ')}): not the committed figures.` : ''}${carried.length > 0 ? `\nThis run measured part${ran.length > 1 ? 's' : ''} ${ran.join(', ')} (\`--part\`); ${carried.join(', ')} ${carried.length > 1 ? 'are' : 'is'} carried over from the run before, on its own date.` : ''}
 Methods: **ours** = the product's masked mode (\`removeMasked\`: room analysis with M-LSD + LSD, the objects
 ${detectors.join(' + ')} find kept out of the sources unless the hole reaches into their box, plane-guided PatchMatch fill); **without planes** = \`fillPhoto\` on the same analysis
 and avoided object masks with \`minPlaneConfidence: Infinity\` (plain PatchMatch); **Telea**, **Navier-Stokes** (OpenCV
@@ -851,7 +1124,7 @@ and avoided object masks with \`minPlaneConfidence: Infinity\` (plain PatchMatch
 answer: 1 = as busy as the truth, → 0 smeared), edge continuity (share of the answer's straight edges across the hole
 that the fill carries through on their line; only cases crossed by such an edge count, n given). Time: ours is the
 whole masked mode (analysis + detection + fill), without planes the fill alone, the baselines the OpenCV call alone.`,
-    `### A. Known-answer holes on the photos
+    carry('holes', () => `### A. Known-answer holes on the photos
 
 ${holeResults.length} holes drawn by hand over plain floor and wall (\`bench/data/declutter-holes.json\`): the photo's
 own pixels are the answer. Every method gets the photo with the hole painted grey, so neither the fills nor the room
@@ -868,10 +1141,10 @@ Per hole: PSNR dB / SSIM / texture ratio / edge continuity (– where no straigh
 of ours / without planes / Telea / Navier-Stokes / ShiftMap; "objects": share of our fill copied from inside a drawn furniture box or a detected object's box (any
 box / boxes that do not overlap the hole / those boxes' object pixels).
 
-${perHoleTable(holeResults)}`,
-    rendersSection(renders, options),
-    automaticSection(automatic, options),
-    twelveSection(twelve, options),
+${perHoleTable(holeResults)}`),
+    carry('renders', () => rendersSection(renders, options)),
+    carry('automatic', () => [automaticSection(automatic, options), twelveSection(twelve, options)].filter(Boolean).join('\n\n')),
+    carry('large', () => (large ? largeSection(large, holeResults, baselines) : '')),
     `Contact sheet (${SHEET_COLUMNS.join(' | ')}; for the photo holes the first and last columns show the original
 photo, whose pixels inside the outline are the answer; for the render pairs the first shows the furnished render and the
 last the empty one): [docs/images/declutter-contact-sheet.jpg](images/declutter-contact-sheet.jpg).`,
@@ -940,7 +1213,7 @@ ${rows.join('\n')}`;
 }
 
 function rendersSection(renders: ReportInput['renders'], options: Options): string {
-  if (options.holesOnly) return '';
+  if (!options.parts.has('renders')) return '';
   if (renders.missing) {
     return `### B. Rendered furnished/empty pairs
 
@@ -963,7 +1236,7 @@ ${results.map((r) => `${r.id} ${METHODS.map((m) => (r.scores[m] ? r.scores[m]!.p
 }
 
 function automaticSection(rows: readonly AutomaticRow[], options: Options): string {
-  if (options.holesOnly || rows.length === 0) return '';
+  if (!options.parts.has('automatic') || rows.length === 0) return '';
   const meanShare = mean(rows.map((r) => r.coveredShare));
   const halves = rows.reduce((sum, r) => sum + r.halfCoveredBoxes, 0);
   const boxes = rows.reduce((sum, r) => sum + r.boxes, 0);
@@ -991,7 +1264,7 @@ covered: ${halves}/${boxes} (${percent(halves / boxes)}); reported boxes removed
 }
 
 function twelveSection(twelve: TwelveMegapixels | undefined, options: Options): string {
-  if (options.holesOnly || !twelve) return '';
+  if (!options.parts.has('automatic') || !twelve) return '';
   const { masked, automatic } = twelve;
   const cores = os.cpus().length;
   return `### D. Times at 12 MP
