@@ -402,7 +402,7 @@ async function benchmarkLargeHoles(models: Models, baselines: readonly Baseline[
     };
     results.push(large);
     console.log(`${caseLine(result)}, core texture ${coreTexture.ours?.toFixed(2)}, changed outside ${large.changedOutside}`);
-    rows.push(await largeSheetRow(c.id, known, outputs));
+    rows.push(...(await largeSheetRows(c, known, outputs)));
   }
   await writeLargeContactSheet(rows);
   return { longSide: spec.longSide, results };
@@ -461,43 +461,55 @@ function changedOutside(input: RawImage, output: RawImage, hole: Uint8Array, sea
 }
 
 const LARGE_SHEET_COLUMNS = ['input, hole grey', 'ours', 'Telea', 'answer'] as const;
-const LARGE_PANEL_HEIGHT = 260;
+const LARGE_PANEL_WIDTH = 320;
+const LARGE_PANEL_HEIGHT = 200;
+/** The sheet's width (a function: the label and gap widths are declared with the other sheet's, further down). */
+function largeSheetWidth(): number {
+  return SHEET_LABEL_WIDTH + LARGE_SHEET_COLUMNS.length * (LARGE_PANEL_WIDTH + SHEET_GAP) - SHEET_GAP;
+}
 
-/** One row of the large-hole sheet: the crop around both ellipses, input with the grey hole | ours | Telea | answer. */
-async function largeSheetRow(id: string, known: PreparedCase, outputs: Partial<Record<Method, RawImage>>): Promise<Buffer> {
+/**
+ * The sheet's rows of one photo, one per ellipse: the ellipse's bounding box with a margin of a quarter of its size
+ * on each side, scaled into the panels; input with the grey hole | ours | Telea | answer.
+ */
+async function largeSheetRows(c: LargeCaseSpec, known: PreparedCase, outputs: Partial<Record<Method, RawImage>>): Promise<Buffer[]> {
   const { width, height } = known.answer;
-  const box = holeBoundingBox(known.hole, width, height)!;
-  const margin = Math.round(0.04 * width);
-  const crop = {
-    left: Math.max(0, box.x0 - margin),
-    top: Math.max(0, box.y0 - margin),
-    width: Math.min(width, box.x1 + margin) - Math.max(0, box.x0 - margin),
-    height: Math.min(height, box.y1 + margin) - Math.max(0, box.y0 - margin),
-  };
-  const panelWidth = Math.round((LARGE_PANEL_HEIGHT * crop.width) / crop.height);
-  const panels = [known.input, outputs.ours, outputs.telea, known.answer];
-  const buffers = await Promise.all(
-    panels.map((panel) =>
-      panel
-        ? sharp(panel.data, { raw: { width, height, channels: 3 } }).extract(crop).resize({ width: panelWidth, height: LARGE_PANEL_HEIGHT, kernel: 'lanczos3' }).png().toBuffer()
-        : sharp({ create: { width: panelWidth, height: LARGE_PANEL_HEIGHT, channels: 3, background: '#404040' } }).png().toBuffer(),
-    ),
-  );
-  const label = `<svg width="${SHEET_LABEL_WIDTH}" height="${LARGE_PANEL_HEIGHT}"><text x="4" y="20" font-size="14" font-family="sans-serif" fill="#fff">${id}</text></svg>`;
-  return sharp({ create: { width: SHEET_LABEL_WIDTH + 4 * (panelWidth + SHEET_GAP), height: LARGE_PANEL_HEIGHT, channels: 3, background: '#202020' } })
-    .composite([{ input: Buffer.from(label), left: 0, top: 0 }, ...buffers.map((input, i) => ({ input, left: SHEET_LABEL_WIDTH + i * (panelWidth + SHEET_GAP), top: 0 }))])
-    .png()
-    .toBuffer();
+  const rows: Buffer[] = [];
+  for (const e of c.ellipses) {
+    const w = e.w * width * 1.5;
+    const h = e.h * height * 1.5;
+    const left = Math.max(0, Math.round(e.cx * width - w / 2));
+    const top = Math.max(0, Math.round(e.cy * height - h / 2));
+    const crop = { left, top, width: Math.min(width, Math.round(e.cx * width + w / 2)) - left, height: Math.min(height, Math.round(e.cy * height + h / 2)) - top };
+    const panels = [known.input, outputs.ours, outputs.telea, known.answer];
+    const buffers = await Promise.all(
+      panels.map((panel) =>
+        panel
+          ? sharp(panel.data, { raw: { width, height, channels: 3 } })
+              .extract(crop)
+              .resize({ width: LARGE_PANEL_WIDTH, height: LARGE_PANEL_HEIGHT, fit: 'contain', background: '#202020', kernel: 'lanczos3' })
+              .png()
+              .toBuffer()
+          : emptyPanel(),
+      ),
+    );
+    const label = `<svg width="${SHEET_LABEL_WIDTH}" height="${LARGE_PANEL_HEIGHT}"><text x="4" y="20" font-size="14" font-family="sans-serif" fill="#fff">${c.id} ${e.surface}</text><text x="4" y="38" font-size="12" font-family="sans-serif" fill="#bbb">${Math.round(100 * e.w)} % of the width</text></svg>`;
+    rows.push(
+      await sharp({ create: { width: largeSheetWidth(), height: LARGE_PANEL_HEIGHT, channels: 3, background: '#202020' } })
+        .composite([{ input: Buffer.from(label), left: 0, top: 0 }, ...buffers.map((input, i) => ({ input, left: SHEET_LABEL_WIDTH + i * (LARGE_PANEL_WIDTH + SHEET_GAP), top: 0 }))])
+        .png()
+        .toBuffer(),
+    );
+  }
+  return rows;
 }
 
 async function writeLargeContactSheet(rows: Buffer[]): Promise<void> {
   if (rows.length === 0) return;
-  const widths = await Promise.all(rows.map(async (row) => (await sharp(row).metadata()).width!));
-  const width = Math.max(...widths);
+  const width = largeSheetWidth();
   const header = 24;
-  const panel = (width - SHEET_LABEL_WIDTH) / 4;
   const names = `<svg width="${width}" height="${header}">${LARGE_SHEET_COLUMNS.map(
-    (name, i) => `<text x="${Math.round(SHEET_LABEL_WIDTH + i * panel + 4)}" y="17" font-size="15" font-family="sans-serif" fill="#fff">${name}</text>`,
+    (name, i) => `<text x="${SHEET_LABEL_WIDTH + i * (LARGE_PANEL_WIDTH + SHEET_GAP) + 4}" y="17" font-size="15" font-family="sans-serif" fill="#fff">${name}</text>`,
   ).join('')}</svg>`;
   const height = header + rows.length * (LARGE_PANEL_HEIGHT + SHEET_GAP) - SHEET_GAP;
   const sheet = await sharp({ create: { width, height, channels: 3, background: '#000' } })
@@ -513,23 +525,55 @@ async function writeLargeContactSheet(rows: Buffer[]): Promise<void> {
   }
 }
 
-function largeSection(large: LargeHoles, small: readonly CaseResult[], baselines: readonly Baseline[]): string {
+/** Medians of texture ratio and PSNR and the mean edge continuity per method, for the side-by-side table. */
+interface Figures {
+  texture: Partial<Record<Method, number>>;
+  psnr: Partial<Record<Method, number>>;
+  edge: Partial<Record<Method, number>>;
+  cases: number;
+}
+
+function figuresOf(rows: readonly CaseResult[]): Figures {
+  const figures: Figures = { texture: {}, psnr: {}, edge: {}, cases: rows.length };
+  for (const method of METHODS) {
+    const scores = rows.flatMap((r) => r.scores[method] ?? []);
+    if (scores.length === 0) continue;
+    figures.texture[method] = median(scores.map((s) => s.texture));
+    figures.psnr[method] = median(scores.map((s) => s.psnr));
+    figures.edge[method] = mean(scores.filter((s) => s.segments > 0).map((s) => s.edge));
+  }
+  return figures;
+}
+
+/** The same figures read back from A's summary table in the current section (when A is carried over). */
+function carriedFigures(): Figures | undefined {
+  const text = carriedSubsection('A');
+  const cases = /^(\d+) holes drawn by hand/m.exec(text);
+  if (!cases) return undefined;
+  const figures: Figures = { texture: {}, psnr: {}, edge: {}, cases: Number(cases[1]) };
+  for (const method of METHODS) {
+    const row = new RegExp(`^\\| ${METHOD_NAMES[method]} \\| ([\\d.]+) \\| [\\d.]+ \\| ([\\d.]+) \\| ([\\d.–]+)`, 'm').exec(text);
+    if (!row) continue;
+    figures.psnr[method] = Number(row[1]);
+    figures.texture[method] = Number(row[2]);
+    figures.edge[method] = row[3] === '–' ? Number.NaN : Number(row[3]);
+  }
+  return figures.psnr.ours === undefined ? undefined : figures;
+}
+
+function largeSection(large: LargeHoles, smallResults: readonly CaseResult[], baselines: readonly Baseline[]): string {
   const { results } = large;
   const holes = results.reduce((n, r) => n + r.widths.length, 0);
   const widths = results.flatMap((r) => r.widths);
-  const medianOf = (rows: readonly CaseResult[], method: Method, pick: (s: Scores) => number): number => median(rows.flatMap((r) => (r.scores[method] ? [pick(r.scores[method]!)] : [])));
-  const edgeOf = (rows: readonly CaseResult[], method: Method): number => mean(rows.flatMap((r) => (r.scores[method] && r.scores[method]!.segments > 0 ? [r.scores[method]!.edge] : [])));
   const verdict = (ok: boolean): string => (ok ? '**pass**' : '**fail**');
-  const sideRow = (name: string, rows: readonly CaseResult[]): string => {
-    const texture = medianOf(rows, 'ours', (s) => s.texture);
-    const psnr = medianOf(rows, 'ours', (s) => s.psnr);
-    const telea = medianOf(rows, 'telea', (s) => s.psnr);
-    const edgeOk = baselines.every((m) => edgeOf(rows, 'ours') > edgeOf(rows, m));
-    return `| ${name} | ${texture.toFixed(2)} ${verdict(texture >= 0.8 && texture <= 1.2)} | ${medianOf(rows, 'telea', (s) => s.texture).toFixed(2)} | ${psnr.toFixed(2)} | ${telea.toFixed(2)} | ${signed(psnr - telea)} ${verdict(psnr >= telea - 1)} | ${[
-      'ours',
-      ...baselines,
-    ]
-      .map((m) => edgeOf(rows, m as Method).toFixed(2))
+  const small = smallResults.length > 0 ? figuresOf(smallResults) : carriedFigures();
+  const sideRow = (name: string, f: Figures): string => {
+    const texture = f.texture.ours!;
+    const psnr = f.psnr.ours!;
+    const telea = f.psnr.telea!;
+    const edgeOk = baselines.every((m) => f.edge.ours! > f.edge[m]!);
+    return `| ${name} | ${texture.toFixed(2)} ${verdict(texture >= 0.8 && texture <= 1.2)} | ${f.texture.telea!.toFixed(2)} | ${psnr.toFixed(2)} | ${telea.toFixed(2)} | ${signed(psnr - telea)} ${verdict(psnr >= telea - 1)} | ${(['ours', ...baselines] as Method[])
+      .map((m) => (f.edge[m] === undefined ? '–' : f.edge[m]!.toFixed(2)))
       .join(' / ')} ${verdict(edgeOk)} |`;
   };
   const changed = results.reduce((n, r) => n + r.changedOutside, 0);
@@ -555,8 +599,8 @@ Telea's; edge continuity above every baseline's; medians, edge continuity means)
 
 | Holes | Texture ours | Texture Telea | PSNR ours | PSNR Telea | Δ PSNR | Edge continuity ours / ${baselines.map((m) => METHOD_NAMES[m]).join(' / ')} |
 |---|---:|---:|---:|---:|---:|---:|
-${small.length > 0 ? `${sideRow(`small (A, ${small.length})`, small)}\n` : ''}${sideRow(`large (L, ${holes} in ${results.length} photos)`, results)}
-${small.length > 0 ? '' : '\nA was not run with this part (`--part holes,large` gives both rows); its figures stand in A.\n'}
+${small ? `${sideRow(`small (A, ${small.cases})`, small)}\n` : ''}${sideRow(`large (L, ${holes} in ${results.length} photos)`, figuresOf(results))}
+${smallResults.length > 0 ? '' : small ? '\nThe small holes\' row is read from A as it stands (carried over: not re-measured in this run).\n' : '\nA was not run with this part and has no figures to read (`--part holes,large` gives both rows).\n'}
 Do no harm: pixels ours changed outside the holes and their ${FILL_SEAM}-px seam, over all ${results.length} photos: ${changed} (${verdict(changed === 0)}).
 Objects: share of a fill copied from inside a detected object's box, max ${percent(Math.max(0, ...sources.map((s) => s.any)))}, from those objects' own pixels max
 ${percent(Math.max(0, ...sources.map((s) => s.pixels)))} (empty rooms: few objects are detected).
