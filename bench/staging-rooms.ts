@@ -23,7 +23,7 @@ import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeRoom } from '../src/services/geometry/analyze-room.js';
 import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
-import { stageRoom } from '../src/services/staging/stage-room.js';
+import { MAX_ROOM_RENDER_PIXELS, stageRoom, WHOLE_ROOM_SAMPLES_SHARE } from '../src/services/staging/stage-room.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
@@ -181,7 +181,8 @@ async function timePart(lines: ChosenLines): Promise<void> {
       '',
       `${machineLine()} Load average at the start: ${load}.`,
       '',
-      `A Scandinavian living room staged into empty_living_01.jpg resized, ${config.staging.samples} samples, end to end:`,
+      `A Scandinavian living room staged into empty_living_01.jpg resized, end to end (analysis, plan, meshes, render, denoise,`,
+      `composite), with the service's settings: ${Math.max(Math.min(32, config.staging.samples), Math.round(config.staging.samples * WHOLE_ROOM_SAMPLES_SHARE))} samples (half the single piece's ${config.staging.samples}) and a render of at most ${MAX_ROOM_RENDER_PIXELS / 1e6} MP, resampled up:`,
       '',
       '| Photo | Pieces | Total | Blender | Blender peak memory |',
       '|---|---|---|---|---|',

@@ -9,6 +9,11 @@ import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto, type Render
 import { renderPieces } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
+/** Share of the single piece's samples a whole room is rendered with. */
+export const WHOLE_ROOM_SAMPLES_SHARE = 0.5;
+/** The largest render of a whole room; a larger photo's room is rendered at this size and resampled up. */
+export const MAX_ROOM_RENDER_PIXELS = 1_200_000;
+
 export interface StageRoomRequest {
   roomId: string;
   styleId: string;
@@ -79,7 +84,15 @@ export async function stageRoom(
   const available = await deps.renderer.available();
   if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender, which is not usable here: ${available.reason}`);
   const built = plan.pieces.map((p, k) => ({ name: `${k}-${p.furnitureId}`, placement: p.placement, geometry: p.piece.build() }));
-  const rendered = await renderPieces(image, room, built, request.seed, { ...deps, progress });
+  // A whole room's region covers much of the photo, and every pixel of it is rendered: at the single piece's samples
+  // and resolution a 2 MP room took ten minutes on two loaded cores. Half the samples (the denoiser carries them) and
+  // at most a 1.2 MP render, resampled up (docs/decisions/0012).
+  const quality = {
+    ...deps.quality,
+    samples: Math.max(Math.min(32, deps.quality.samples), Math.round(deps.quality.samples * WHOLE_ROOM_SAMPLES_SHARE)),
+    maxRenderPixels: Math.min(deps.quality.maxRenderPixels ?? MAX_ROOM_RENDER_PIXELS, MAX_ROOM_RENDER_PIXELS),
+  };
+  const rendered = await renderPieces(image, room, built, request.seed, { ...deps, quality, progress });
   const { passes, light } = rendered;
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
@@ -110,7 +123,7 @@ export async function stageRoom(
         geometryConfidence: round(analysis.confidence.overall),
         renderSeconds: round(passes.seconds),
         renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
-        samples: deps.quality.samples,
+        samples: quality.samples,
         renderScale: round(rendered.grid.scale),
         denoised: passes.guides !== undefined,
       },
