@@ -34,9 +34,10 @@ export interface PatchMatchOptions {
    */
   planeBias: number;
   /**
-   * Largest area magnification from a source patch to its target (1 / the smallest det of the copy map's
-   * Jacobian); defaults to maxScale. A source enlarged into its target (far floor copied to the near floor) comes
-   * out blurred.
+   * Largest area magnification from a source patch to a target deeper than ownSurfaceDepth (1 / the smallest det
+   * of the copy map's Jacobian); defaults to maxScale, which holds nearer the rim. A source enlarged into its target
+   * (far floor copied to the near floor) comes out blurred; near the rim the match is held by the rim's pixels and
+   * an enlarged copy may be the right one (a wall seen at a slant).
    */
   maxMagnification?: number;
   /**
@@ -353,7 +354,8 @@ export class PatchMatchLevel {
     const j = this.scratchJacobian;
     this.jacobianAt(g, px + 0.5, py + 0.5, ox, oy, j);
     const det = Math.abs(j[0]! * j[3]! - j[1]! * j[2]!);
-    if (!(det > 1 / (options.maxMagnification ?? options.maxScale) && det < options.maxScale)) return false;
+    const deep = this.depth[p]! > (options.ownSurfaceDepth ?? Infinity);
+    if (!(det > 1 / (deep ? (options.maxMagnification ?? options.maxScale) : options.maxScale) && det < options.maxScale)) return false;
     const penalty = bias * (1 + options.scalePenalty * Math.abs(Math.log(det)));
     const best = force ? Infinity : field.cost[t]! / penalty;
     const r = options.patchRadius;
