@@ -69,9 +69,10 @@ export interface InpaintOptions {
   maxScale?: number;
   planeBias?: number;
   /**
-   * See PatchMatchOptions. Default 1.25 (area), against maxScale's 3 for reductions. Together with bestVoteLevels,
-   * whole-pixel copies at full size and ownSurfaceDepth, it raised the texture ratio of bench:declutter's large
-   * holes (part L) from 0.50 to about 0.8 (docs/decisions/0007-declutter-fill.md, 2026-11-26).
+   * See PatchMatchOptions: the area magnification allowed deeper than ownSurfaceDepth (maxScale holds nearer the
+   * rim). Default 1.25. With bestVoteLevels, whole-pixel copies at full size, ownSurfaceDepth and rimTextureShare it
+   * keeps the texture in the middle of large holes (bench:declutter part L; docs/decisions/0007-declutter-fill.md,
+   * addendum of 2026-11-26).
    */
   maxMagnification?: number;
   /** See PatchMatchOptions. Default twice patchRadius. */
