@@ -27,6 +27,12 @@ export interface InpaintInput {
   surfaces?: SurfaceMap;
 }
 
+/**
+ * A hole counts as large when its deepest pixel lies farther from its rim than this share of the working image's
+ * longer side (about 100 px across at 1,024 px: a tenth of the photo).
+ */
+export const LARGE_HOLE_DEPTH_SHARE = 0.05;
+
 export interface InpaintOptions {
   /** Longer side of the finest level the search runs on; larger photos get a final vote at full size. Default 1024. */
   workingSize?: number;
@@ -125,20 +131,27 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   const { image } = input;
   if (image.channels !== 3) throw new Error('inpaint works on RGB images');
   const patchRadius = options.patchRadius ?? 4;
-  const matchOptions: PatchMatchOptions = {
-    patchRadius,
-    scalePenalty: options.scalePenalty ?? 0,
-    maxScale: options.maxScale ?? 3,
-    planeBias: options.planeBias ?? 1.15,
-    maxMagnification: options.maxMagnification ?? 1.25,
-    ownSurfaceDepth: options.ownSurfaceDepth ?? 2 * patchRadius,
-    rimTextureShare: options.rimTextureShare ?? 0.5,
-  };
   const random = xorshift(options.seed ?? 1);
   const surfaces = [...(input.surfaces?.surfaces ?? []), IMAGE_PLANE];
   const fallback = surfaces.length - 1;
 
   const finest = finestLevel(input, options.workingSize ?? 1024, options.textureWeight ?? 0.5, fallback);
+  // The large-hole rules (own-patch votes, own-surface and rim-texture sources, the magnification limit deep inside)
+  // keep texture in the middle of a hole a third of the photo wide, but on object-sized holes they cost PSNR and
+  // let textured furniture in where a smooth floor was refused (ADR 0007, addendum of 2026-11-26): they apply only
+  // to a hole whose deepest pixel lies farther from its rim than LARGE_HOLE_DEPTH_SHARE of the working image.
+  const large = holeDepth(finest.hole, finest.width, finest.height).reduce((a, b) => Math.max(a, b), 0) > LARGE_HOLE_DEPTH_SHARE * Math.max(finest.width, finest.height);
+  const maxScale = options.maxScale ?? 3;
+  const matchOptions: PatchMatchOptions = {
+    patchRadius,
+    scalePenalty: options.scalePenalty ?? 0,
+    maxScale,
+    planeBias: options.planeBias ?? 1.15,
+    maxMagnification: options.maxMagnification ?? (large ? 1.25 : maxScale),
+    ownSurfaceDepth: options.ownSurfaceDepth ?? (large ? 2 * patchRadius : Infinity),
+    rimTextureShare: options.rimTextureShare ?? (large ? 0.5 : 0),
+  };
+  const bestVoteLevels = options.bestVoteLevels ?? (large ? 1 : 0);
   const holeBySurface = demoteSparseSurfaces(finest, surfaces, fallback, options.minSurfaceSources ?? 400);
   const levels: Level[] = [finest];
   const coarsest = options.coarsestSize ?? 32;
@@ -167,7 +180,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     matcher.useDominantOffsets(dominant);
     matcher.initialise(coarser);
     // The coarser field, voted with this level's pixels, is a sharper start than the coarser picture enlarged.
-    const best = index < (options.bestVoteLevels ?? 1);
+    const best = index < bestVoteLevels;
     if (coarser) matcher.vote(best);
     const rounds = coarser ? iterations : 2 * iterations;
     for (let round = 0; round < rounds; round++) {
