@@ -5,7 +5,7 @@ import { Random } from '../src/random.js';
 import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
 import { estimateLight } from '../src/staging/light-estimate.js';
 import { placePiece } from '../src/staging/place-piece.js';
-import { renderedLayer } from '../src/services/staging/furnish-piece.js';
+import { renderedLayer } from '../src/services/staging/render-pieces.js';
 import { renderRegion, renderScene, scaleRenderScene } from '../src/staging/render-setup.js';
 import { compositeRenderedLayer } from '../src/vision/differential-composite.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';

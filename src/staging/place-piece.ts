@@ -7,12 +7,12 @@ import { pointOnFloor, projectWorld, type RoomModel, type WallLabel } from './ro
 export const WALL_GAP_M = 0.06;
 /** Depth of the strip kept free in front of every door, and the extra width on each side of it. */
 export const DOOR_CLEARANCE_M = 0.9;
-const DOOR_SIDE_MARGIN_M = 0.15;
+export const DOOR_SIDE_MARGIN_M = 0.15;
 /** The nearest a piece stands to the camera: closer, a piece fills the frame and its perspective exaggerates. */
 const NEAREST_TO_CAMERA_M = 1.0;
 const GRID_STEP_M = 0.1;
 /** How close in the photo a piece may come to a window or door it must leave untouched. */
-const OPENING_MARGIN_PX = 2;
+export const OPENING_MARGIN_PX = 2;
 
 export interface Placement {
   /** Centre of the footprint on the floor, world metres. */

@@ -2,7 +2,7 @@ import { roomProgramme, type ProgrammeGroup, type ProgrammeMember } from '../cat
 import type { Footprint } from '../furniture/generator.js';
 import { samplePiece, type SampledPiece } from '../furniture/library.js';
 import { Random } from '../random.js';
-import { convexHull, convexOverlap, DOOR_CLEARANCE_M, pose, WALL_GAP_M, type Placement } from './place-piece.js';
+import { convexHull, convexOverlap, DOOR_CLEARANCE_M, DOOR_SIDE_MARGIN_M, OPENING_MARGIN_PX, pose, WALL_GAP_M, type Placement } from './place-piece.js';
 import { projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 import { checkWalkway } from './walkway.js';
 
@@ -15,8 +15,6 @@ export const MAIN_WALKWAY_M = 0.9;
 const PIECE_GAP_M = 0.05;
 const GRID_STEP_M = 0.1;
 const CANDIDATES_PER_GROUP = 24;
-const DOOR_SIDE_MARGIN_M = 0.15;
-const OPENING_MARGIN_PX = 2;
 /** A hard violation outweighs any score (Infinigen's annealer: a move that lowers violations always wins). */
 const HARD = 1000;
 

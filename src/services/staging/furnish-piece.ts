@@ -1,19 +1,12 @@
 import { AppError } from '../../errors.js';
 import { samplePiece } from '../../furniture/library.js';
 import { Random } from '../../random.js';
-import { estimateLight } from '../../staging/light-estimate.js';
 import { placePiece } from '../../staging/place-piece.js';
-import { renderRegion, renderScene, scaleRenderScene, type RenderGrid } from '../../staging/render-setup.js';
 import { roomModel } from '../../staging/room-model.js';
-import type { RenderPasses } from '../../repositories/blender/render-scene.js';
-import { compositeRenderedLayer, estimateNoiseLevel, type RenderedLayer } from '../../vision/differential-composite.js';
-import { denoiseLayer } from '../../vision/feature-denoise.js';
-import { resizeLanczos3 } from '../../vision/lanczos.js';
-import { resampleLayer } from '../../vision/resample-layer.js';
 import type { Box } from '../../vision/box.js';
-import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom } from '../geometry/analyze-room.js';
+import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
@@ -32,24 +25,6 @@ export interface FurnishPieceRequest {
 export interface ExistingFurniture {
   find(image: RawImage, signal?: AbortSignal): Promise<Box[]>;
 }
-
-export interface RenderQuality {
-  /** Cycles samples per pixel of the final render. */
-  samples: number;
-  threads: number;
-  /**
-   * The render's resolution as a photo of at most this many pixels (default MAX_RENDER_PIXELS); a larger photo's
-   * region is rendered smaller and resampled up to it.
-   */
-  maxRenderPixels?: number;
-}
-
-/**
- * A 12 MP photo's region is rendered as if the photo had 4 MP and resampled up (1.7× in each direction): a phone's
- * 12 MP photo is not sharper than that at the pixel (demosaicing, noise reduction, JPEG), and the render costs a
- * third of its pixels × samples (docs/decisions/0011, 2026-11-26).
- */
-export const MAX_RENDER_PIXELS = 4_000_000;
 
 export interface FurnishedPhoto {
   image: RawImage;
@@ -107,34 +82,12 @@ export async function furnishPiece(
   // Checked after placement: a request that cannot be placed is the caller's to fix (400) whatever the machine has.
   const available = await deps.renderer.available();
   if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender, which is not usable here: ${available.reason}`);
-  const geometry = piece.build();
-  const light = estimateLight(image, room);
-  const region = renderRegion(room, [placement]);
-  const scene = renderScene({
-    room,
-    light,
-    pieces: [{ name: piece.id, placement, geometry }],
-    region,
-    samples: deps.quality.samples,
-    threads: deps.quality.threads,
-    seed: request.seed,
-  });
-  const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
-  // The catchers take the photo as their albedo through the frame's coordinates: a photo of the render's size will do.
-  const photo = scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
-  progress(0.25);
-  const passes = await deps.renderer.render(scaled.scene, { photo, ...(deps.signal ? { signal: deps.signal } : {}) });
-  progress(0.9);
-  const grain = estimateNoiseLevel(image, region);
-  const composite = compositeRenderedLayer(image, renderedLayer(passes, scaled.grid, region), {
-    grain,
-    seed: request.seed,
-    unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
-  });
+  const rendered = await renderPieces(image, room, [{ name: piece.id, placement, geometry: piece.build() }], request.seed, { ...deps, progress });
+  const { passes, light } = rendered;
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
-    image: composite.image,
-    changeMask: composite.changeMask,
+    image: rendered.image,
+    changeMask: rendered.changeMask,
     result: {
       staging: {
         engine: 'blender-cycles',
@@ -152,7 +105,7 @@ export async function furnishPiece(
             imageBox: placement.imageBox,
           },
         ],
-        changedPixels: composite.changedPixels,
+        changedPixels: rendered.changedPixels,
         lights: light.lights.map((l) => l.from),
         // Furniture already in the photo, kept clear of; null when the detectors are not installed (not checked).
         existingFurniture: standing ? standing.length : null,
@@ -162,24 +115,11 @@ export async function furnishPiece(
         renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
         samples: deps.quality.samples,
         // The render's pixels per photo pixel along each side (1: rendered at the photo's resolution).
-        renderScale: round(scaled.grid.scale),
+        renderScale: round(rendered.grid.scale),
         denoised: passes.guides !== undefined,
       },
     },
   };
-}
-
-/**
- * The layer the composite takes from a render: the pieces denoised with the render's feature passes (when it has
- * them), at the render's resolution, then resampled onto the photo's pixels of the region when it was rendered
- * smaller.
- */
-export function renderedLayer(passes: RenderPasses, grid: RenderGrid, region: { x0: number; y0: number; x1: number; y1: number }): RenderedLayer {
-  const pieces = passes.guides ? denoiseLayer(passes.width, passes.height, passes.pieces, passes.guides) : passes.pieces;
-  if (grid.scale === 1) return { x0: region.x0, y0: region.y0, width: passes.width, height: passes.height, pieces, shadow: passes.shadow };
-  const target = { x0: region.x0, y0: region.y0, width: region.x1 - region.x0, height: region.y1 - region.y0 };
-  const resampled = resampleLayer({ width: passes.width, height: passes.height, pieces, shadow: passes.shadow }, grid, target);
-  return { ...target, pieces: resampled.pieces, shadow: resampled.shadow };
 }
 
 /**

@@ -4,12 +4,31 @@ import { renderRegion, renderScene, scaleRenderScene, type RenderGrid } from '..
 import type { RoomModel } from '../../staging/room-model.js';
 import type { PieceGeometry } from '../../furniture/generator.js';
 import type { RenderPasses } from '../../repositories/blender/render-scene.js';
-import { compositeRenderedLayer, estimateNoiseLevel } from '../../vision/differential-composite.js';
+import { compositeRenderedLayer, estimateNoiseLevel, type RenderedLayer } from '../../vision/differential-composite.js';
+import { denoiseLayer } from '../../vision/feature-denoise.js';
+import { resampleLayer } from '../../vision/resample-layer.js';
 import { resizeLanczos3 } from '../../vision/lanczos.js';
 import { polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { MAX_RENDER_PIXELS, renderedLayer, type RenderQuality } from './furnish-piece.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
+
+export interface RenderQuality {
+  /** Cycles samples per pixel of the final render. */
+  samples: number;
+  threads: number;
+  /**
+   * The render's resolution as a photo of at most this many pixels (default MAX_RENDER_PIXELS); a larger photo's
+   * region is rendered smaller and resampled up to it.
+   */
+  maxRenderPixels?: number;
+}
+
+/**
+ * A 12 MP photo's region is rendered as if the photo had 4 MP and resampled up (1.7× in each direction): a phone's
+ * 12 MP photo is not sharper than that at the pixel (demosaicing, noise reduction, JPEG), and the render costs a
+ * third of its pixels × samples (docs/decisions/0011, 2026-11-26).
+ */
+export const MAX_RENDER_PIXELS = 4_000_000;
 
 export interface RenderedPieces {
   image: RawImage;
@@ -47,4 +66,17 @@ export async function renderPieces(
     unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
   });
   return { image: composite.image, changeMask: composite.changeMask, changedPixels: composite.changedPixels, light, passes, grid: scaled.grid };
+}
+
+/**
+ * The layer the composite takes from a render: the pieces denoised with the render's feature passes (when it has
+ * them), at the render's resolution, then resampled onto the photo's pixels of the region when it was rendered
+ * smaller.
+ */
+export function renderedLayer(passes: RenderPasses, grid: RenderGrid, region: { x0: number; y0: number; x1: number; y1: number }): RenderedLayer {
+  const pieces = passes.guides ? denoiseLayer(passes.width, passes.height, passes.pieces, passes.guides) : passes.pieces;
+  if (grid.scale === 1) return { x0: region.x0, y0: region.y0, width: passes.width, height: passes.height, pieces, shadow: passes.shadow };
+  const target = { x0: region.x0, y0: region.y0, width: region.x1 - region.x0, height: region.y1 - region.y0 };
+  const resampled = resampleLayer({ width: passes.width, height: passes.height, pieces, shadow: passes.shadow }, grid, target);
+  return { ...target, pieces: resampled.pieces, shadow: resampled.shadow };
 }

@@ -5,8 +5,8 @@ import { roomModel } from '../../staging/room-model.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom } from '../geometry/analyze-room.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
-import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto, type RenderQuality } from './furnish-piece.js';
-import { renderPieces } from './render-pieces.js';
+import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
+import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
 /** Share of the single piece's samples a whole room is rendered with. */
