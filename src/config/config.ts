@@ -20,6 +20,34 @@ export const ConfigSchema = Type.Object({
   databaseUrl: Type.Optional(Type.String()),
   /** PostgreSQL schema (search_path) to use; lets tests run side by side in one database. */
   databaseSchema: Type.Optional(Type.String()),
+  /**
+   * Redis connection string. Set: jobs go through BullMQ queues on it, API processes share one rate-limit count,
+   * and settled jobs are announced to every API process. Unset: the embedded in-process queue and counters.
+   */
+  redisUrl: Type.Optional(Type.String()),
+  /** Prefix of every Redis key and queue name, so several deployments (or tests) can share one Redis. */
+  redisPrefix: Type.String({ minLength: 1 }),
+  /**
+   * Addresses or CIDRs of the reverse proxies in front of the service, whose X-Forwarded-For is believed; empty:
+   * the connection's own address is the client's.
+   */
+  trustProxy: Type.Array(Type.String()),
+  storage: Type.Object({
+    /** `local`: files under dataDir/outputs; `s3`: an S3-compatible bucket (AWS S3, MinIO, R2, ...). */
+    driver: Type.Union([Type.Literal('local'), Type.Literal('s3')]),
+    s3: Type.Object({
+      /** Endpoint URL for a non-AWS service (`http://127.0.0.1:9000`); AWS's own when absent. */
+      endpoint: Type.Optional(Type.String()),
+      region: Type.String(),
+      bucket: Type.String(),
+      /** Key prefix inside the bucket (`roomcraft/`), so one bucket can serve several deployments. */
+      prefix: Type.String(),
+      accessKeyId: Type.Optional(Type.String()),
+      secretAccessKey: Type.Optional(Type.String()),
+      /** Path-style addressing (`endpoint/bucket/key`), which MinIO and most self-hosted services need. */
+      forcePathStyle: Type.Boolean(),
+    }),
+  }),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   cors: Type.Object({
     /** Exact origins (`https://app.example.com`) whose browser pages may call the API; none by default. */
@@ -43,6 +71,16 @@ export const ConfigSchema = Type.Object({
   }),
   jobs: Type.Object({
     workerThreads: Type.Integer({ minimum: 1 }),
+    /**
+     * Which queues a worker takes jobs from: `heavy` (staging renders, redesign, large upscales) and `light`
+     * (everything else), so an operator can give renders their own machines. Only read with Redis.
+     */
+    queues: Type.Array(Type.Union([Type.Literal('light'), Type.Literal('heavy')]), { minItems: 1 }),
+    /**
+     * How long a worker's claim on a job lasts without renewal; renewed every third of it while the job runs. A worker
+     * that dies loses its claim this long after its last renewal, and the job runs again elsewhere.
+     */
+    leaseMs: Type.Integer({ minimum: 1000 }),
     syncWaitMs: Type.Integer({ minimum: 1 }),
     maxAttempts: Type.Integer({ minimum: 1 }),
     /** A job running longer than this is aborted and failed. */
@@ -143,6 +181,21 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.ROOMCRAFT_DATABASE_SCHEMA || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.ROOMCRAFT_REDIS_PREFIX || 'roomcraft',
+    trustProxy: list(env.ROOMCRAFT_TRUST_PROXY),
+    storage: {
+      driver: (env.ROOMCRAFT_STORAGE || 'local') as Config['storage']['driver'],
+      s3: {
+        endpoint: env.ROOMCRAFT_S3_ENDPOINT || undefined,
+        region: env.ROOMCRAFT_S3_REGION || 'us-east-1',
+        bucket: env.ROOMCRAFT_S3_BUCKET ?? '',
+        prefix: env.ROOMCRAFT_S3_PREFIX ?? '',
+        accessKeyId: env.ROOMCRAFT_S3_ACCESS_KEY_ID || undefined,
+        secretAccessKey: env.ROOMCRAFT_S3_SECRET_ACCESS_KEY || undefined,
+        forcePathStyle: bool(env, 'ROOMCRAFT_S3_PATH_STYLE', true),
+      },
+    },
     logLevel: (env.LOG_LEVEL ?? 'info') as Config['logLevel'],
     cors: { origins: list(env.ROOMCRAFT_CORS_ORIGINS) },
     rateLimit: { perMinute: int(env, 'ROOMCRAFT_RATE_LIMIT_PER_MINUTE', 120) },
@@ -160,6 +213,8 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
     },
     jobs: {
       workerThreads: int(env, 'ROOMCRAFT_WORKER_THREADS', Math.max(1, Math.min(os.availableParallelism(), 4))),
+      queues: (list(env.ROOMCRAFT_QUEUES).length ? list(env.ROOMCRAFT_QUEUES) : ['light', 'heavy']) as Config['jobs']['queues'],
+      leaseMs: int(env, 'ROOMCRAFT_JOB_LEASE_MS', 30_000),
       syncWaitMs: int(env, 'ROOMCRAFT_SYNC_WAIT_MS', 300_000),
       maxAttempts: int(env, 'ROOMCRAFT_JOB_MAX_ATTEMPTS', 3),
       timeoutMs: int(env, 'ROOMCRAFT_JOB_TIMEOUT_MS', 60 * MINUTE),
@@ -190,6 +245,9 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
   const errors = [...Value.Errors(ConfigSchema, config)];
   if (errors.length > 0) {
     throw new ConfigError(`invalid configuration: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+  }
+  if (config.storage.driver === 's3' && !config.storage.s3.bucket) {
+    throw new ConfigError('ROOMCRAFT_STORAGE=s3 needs ROOMCRAFT_S3_BUCKET (and ROOMCRAFT_S3_ENDPOINT for a service other than AWS)');
   }
   for (const origin of config.cors.origins) {
     const problem = checkOrigin(origin);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { Config } from '../config/config.js';
 import type { JobRepository, JobRow } from '../repositories/job-repository.js';
-import type { LocalStorage } from '../repositories/storage.js';
+import type { Storage } from '../repositories/storage.js';
 import type { JobEvents } from '../services/job-events.js';
 import { changeMaskKey, outputUrl, toJobView } from '../services/job-view.js';
 import type { StoredRequest } from '../services/job-service.js';
@@ -27,7 +27,7 @@ export class JobProcessor {
   constructor(
     private readonly deps: {
       jobs: JobRepository;
-      storage: LocalStorage;
+      storage: Storage;
       pool: WorkerPool;
       events: JobEvents;
       webhooks: WebhookSink;

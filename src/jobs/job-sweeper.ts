@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { JobRepository } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
-import type { LocalStorage } from '../repositories/storage.js';
+import type { Storage } from '../repositories/storage.js';
 import type { JobQueue } from '../services/job-service.js';
 import { changeMaskKey } from '../services/job-view.js';
 
@@ -20,7 +20,7 @@ export class JobSweeper {
     private readonly deps: {
       jobs: JobRepository;
       idempotency: IdempotencyRepository;
-      storage: LocalStorage;
+      storage: Storage;
       queue: JobQueue;
       config: Config;
       logger: Logger;

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { JobRepository, JobRow } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
-import type { LocalStorage } from '../repositories/storage.js';
+import type { Storage } from '../repositories/storage.js';
 import type { KeyOwner } from '../repositories/user-repository.js';
 import type { AnyOperation } from './operations/operation.js';
 import type { ModelFallback } from './operations/model-policy.js';
@@ -42,7 +42,7 @@ export class JobService {
     private readonly deps: {
       jobs: JobRepository;
       idempotency: IdempotencyRepository;
-      storage: LocalStorage;
+      storage: Storage;
       events: JobEvents;
       queue: JobQueue;
       catalog: Catalog;

@@ -1,5 +1,5 @@
 import type { JobRepository } from '../repositories/job-repository.js';
-import type { LocalStorage } from '../repositories/storage.js';
+import type { Storage } from '../repositories/storage.js';
 import type { ModelStatus } from '../repositories/models/model-store.js';
 import { OPERATIONS } from './operations/registry.js';
 
@@ -44,7 +44,7 @@ export class StatusService {
   constructor(
     private readonly deps: {
       jobs: JobRepository;
-      storage: LocalStorage;
+      storage: Storage;
       engine: string;
       roles: string[];
       version: string;

@@ -5,7 +5,7 @@ import type { Config } from '../../config/config.js';
 import { fallbacksOf, type JobService } from '../../services/job-service.js';
 import { setDegradedHeader } from '../job-headers.js';
 import type { JobRepository } from '../../repositories/job-repository.js';
-import type { LocalStorage } from '../../repositories/storage.js';
+import type { Storage } from '../../repositories/storage.js';
 import { toJobView } from '../../services/job-view.js';
 import { requireOwner } from '../plugins/authentication.js';
 import { COMMON_PROBLEMS, PROBLEM_REF } from '../schemas/problem.js';
@@ -15,7 +15,7 @@ const OUTPUT_FILE = '^[0-9a-f]{32}(\\.[a-z]{3,4}|-mask\\.png)$';
 
 export function registerJobRoutes(
   app: HttpApp,
-  deps: { jobs: JobService; jobRepository: JobRepository; storage: LocalStorage; config: Config },
+  deps: { jobs: JobService; jobRepository: JobRepository; storage: Storage; config: Config },
 ): void {
   app.get(
     '/v1/job/:id',
@@ -71,7 +71,7 @@ export function registerJobRoutes(
       return reply
         .type(changeMask ? 'image/png' : job.output_content_type)
         .header('cache-control', 'private, max-age=86400, immutable')
-        .send(deps.storage.openStream(file));
+        .send(await deps.storage.openStream(file));
     },
   );
 }
