@@ -9,6 +9,7 @@ import type { KeyOwner } from '../repositories/user-repository.js';
 import type { AnyOperation } from './operations/operation.js';
 import type { ModelFallback } from './operations/model-policy.js';
 import type { JobEvents } from './job-events.js';
+import { hashRequest } from './request-hash.js';
 
 /** The common fields of every processing request; the rest are the operation's parameters. */
 export interface ProcessingBody {
@@ -185,20 +186,4 @@ export function fallbacksOf(job: JobRow): ModelFallback[] {
   if (!job.result) return [];
   const { fallbacks } = JSON.parse(job.result) as { fallbacks?: ModelFallback[] };
   return Array.isArray(fallbacks) ? fallbacks : [];
-}
-
-function hashRequest(operation: string, body: ProcessingBody): string {
-  return crypto.createHash('sha256').update(operation).update('\0').update(canonicalJson(body)).digest('hex');
-}
-
-/** JSON with sorted keys, so the same request hashes the same whatever order its fields came in. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
