@@ -5,7 +5,7 @@ import type { Config } from '../../config/config.js';
 import { fallbacksOf, type JobService } from '../../services/job-service.js';
 import { setDegradedHeader } from '../job-headers.js';
 import type { JobRepository } from '../../repositories/job-repository.js';
-import type { Storage } from '../../repositories/storage.js';
+import { StorageObjectMissing, type Storage } from '../../repositories/storage.js';
 import { toJobView } from '../../services/job-view.js';
 import { requireOwner } from '../plugins/authentication.js';
 import { COMMON_PROBLEMS, PROBLEM_REF } from '../schemas/problem.js';
@@ -65,13 +65,16 @@ export function registerJobRoutes(
       const { file } = request.params as { file: string };
       const changeMask = file.endsWith('-mask.png');
       const job = changeMask ? await deps.jobRepository.findByOutputName(file.slice(0, 32)) : await deps.jobRepository.findByOutputKey(file);
-      if (!job?.output_content_type || !(await deps.storage.exists(file))) {
-        throw new AppError('not_found', 404, 'no such output; results are kept for a limited time');
-      }
+      const gone = () => new AppError('not_found', 404, 'no such output; results are kept for a limited time');
+      if (!job?.output_content_type) throw gone();
+      // Opening is the existence check (one request to an S3 store, not two); the sweep may remove the file meanwhile.
+      const stream = await deps.storage.openStream(file).catch((error: unknown) => {
+        throw error instanceof StorageObjectMissing ? gone() : error;
+      });
       return reply
         .type(changeMask ? 'image/png' : job.output_content_type)
         .header('cache-control', 'private, max-age=86400, immutable')
-        .send(await deps.storage.openStream(file));
+        .send(stream);
     },
   );
 }
