@@ -19,6 +19,7 @@ function contextServing(files: Record<string, Buffer>): TaskContext {
     signal: new AbortController().signal,
     logger: pino({ level: 'silent' }),
     progress: () => {},
+    started: () => {},
     models: { isInstalled: async () => false, imageSession: unused, detectorSession: unused },
     renderer: { available: unused, render: unused },
     config,

@@ -25,6 +25,7 @@ export class InProcessQueue implements JobQueue {
     return this.running.size;
   }
 
+  /** One process runs everything, so both queues are one here. */
   enqueue(jobId: string): void {
     if (this.paused || this.held.has(jobId)) return;
     this.held.add(jobId);

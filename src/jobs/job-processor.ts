@@ -1,28 +1,42 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { Config } from '../config/config.js';
-import type { JobRepository, JobRow } from '../repositories/job-repository.js';
+import type { JobOutcome, JobRepository, JobRow } from '../repositories/job-repository.js';
 import type { Storage } from '../repositories/storage.js';
+import type { NewDelivery } from '../repositories/webhook-repository.js';
 import type { JobEvents } from '../services/job-events.js';
+import type { WebhookRequest } from '../services/webhook-service.js';
 import { changeMaskKey, outputUrl, toJobView } from '../services/job-view.js';
 import type { StoredRequest } from '../services/job-service.js';
 import type { WorkerPool } from './worker-pool.js';
 import { jobTask } from './task.js';
+import { retryTransient } from './retry-transient.js';
 
+/** What the processor needs of the webhook service: a delivery to write with the settle, and a nudge once written. */
 export interface WebhookSink {
-  enqueue(delivery: { jobId: string; userId: string; url: string; payload: object }): Promise<unknown>;
+  newDelivery(request: WebhookRequest): NewDelivery;
+  wake(): void;
+}
+
+/** Tells other processes (the API processes waiting on synchronous requests) that a job settled. */
+export interface SettlePublisher {
+  publish(jobId: string): Promise<void>;
 }
 
 /** Writes progress at most this often, so a chatty operation does not hammer the database. */
 const PROGRESS_WRITE_MS = 500;
 
 /**
- * The one handler of every job: it claims the job, has a worker thread produce the result, stores it, and
- * announces the outcome (waiting requests, webhook). It knows nothing about any particular operation.
+ * The one handler of every job: it claims the job with a lease, has a worker thread produce the result, stores it,
+ * settles the job together with its webhook delivery, and announces the outcome. It knows nothing about any
+ * particular operation.
  */
 export class JobProcessor {
   private readonly shutdown = new AbortController();
+  /** This process's name on the claims it holds: unique per start, so a restarted process never owns old claims. */
+  readonly owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
 
   constructor(
     private readonly deps: {
@@ -31,12 +45,13 @@ export class JobProcessor {
       pool: WorkerPool;
       events: JobEvents;
       webhooks: WebhookSink;
+      publisher?: SettlePublisher;
       config: Config;
       logger: Logger;
     },
   ) {}
 
-  /** Aborts running jobs; they stay pending and run again at the next start. */
+  /** Aborts running jobs; their claims are given up, so they run again at once, here after a restart or elsewhere. */
   stop(): void {
     this.shutdown.abort(new AppError('job_aborted', 503, 'the service is shutting down'));
   }
@@ -44,32 +59,56 @@ export class JobProcessor {
   async process(jobId: string): Promise<void> {
     const { jobs, config } = this.deps;
     const logger = this.deps.logger.child({ jobId });
-    const attempt = await jobs.markStarted(jobId, new Date().toISOString());
-    if (attempt === undefined) return;
-    const job = await jobs.findById(jobId);
+    const now = Date.now();
+    const job = await jobs.claim(jobId, this.owner, new Date(now).toISOString(), new Date(now + config.jobs.leaseMs).toISOString());
     if (!job) return;
-    if (attempt > config.jobs.maxAttempts) {
-      await this.settleFailed(job, new AppError('processing_failed', 500, `gave up after ${attempt - 1} attempts`), logger);
-      return;
+    const lease = this.holdLease(jobId, logger);
+    try {
+      if (job.attempts >= config.jobs.maxAttempts) {
+        const failure = new AppError('processing_failed', 500, `gave up after ${job.attempts} attempts`);
+        await this.settle(job, failureOutcome(failure), logger);
+        return;
+      }
+      await this.run(job, lease.lost, logger);
+    } finally {
+      lease.stop();
     }
+  }
+
+  private async run(job: JobRow, leaseLost: AbortSignal, logger: Logger): Promise<void> {
+    const { jobs, config } = this.deps;
     const request = JSON.parse(job.request) as StoredRequest;
     const timeout = AbortSignal.timeout(config.jobs.timeoutMs);
-    const signal = AbortSignal.any([timeout, this.shutdown.signal]);
+    const signal = AbortSignal.any([timeout, this.shutdown.signal, leaseLost]);
     let lastProgressWrite = 0;
+    let attempt: Promise<number | undefined> = Promise.resolve(job.attempts);
     const started = performance.now();
-    logger.info({ operation: job.operation, attempt }, 'job started');
+    let outcome: JobOutcome;
     try {
       const output = await this.deps.pool.run(jobTask(job.operation, request), {
         signal,
+        onStarted: () => {
+          attempt = jobs.chargeAttempt(job.id, this.owner, new Date().toISOString()).then(
+            (n) => {
+              logger.info({ operation: job.operation, attempt: n }, 'job started');
+              return n;
+            },
+            // Uncounted rather than failed: a database hiccup here is no reason to lose the work under way.
+            (error: unknown) => {
+              logger.warn({ err: error }, 'could not count the attempt');
+              return undefined;
+            },
+          );
+        },
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastProgressWrite < PROGRESS_WRITE_MS) return;
           lastProgressWrite = now;
-          void jobs.updateProgress(jobId, fraction).catch(() => {});
+          void jobs.updateProgress(job.id, fraction).catch(() => {});
         },
       });
-      const name = crypto.randomBytes(16).toString('hex');
-      const outputKey = `${name}.${output.extension}`;
+      await attempt;
+      const outputKey = `${crypto.randomBytes(16).toString('hex')}.${output.extension}`;
       await this.deps.storage.put(outputKey, output.bytes);
       let result = output.result;
       if (output.changeMask) {
@@ -78,18 +117,23 @@ export class JobProcessor {
         result = { ...result, changeMask: outputUrl(config.publicUrl, maskKey) };
       }
       const completedAt = new Date();
-      await jobs.complete(jobId, {
+      outcome = {
+        status: 'success',
         outputKey,
         contentType: output.contentType,
         result,
         completedAt: completedAt.toISOString(),
         outputExpiresAt: new Date(completedAt.getTime() + config.jobs.outputRetentionHours * 3_600_000).toISOString(),
-      });
+      };
       logger.info({ operation: job.operation, ms: Math.round(performance.now() - started) }, 'job succeeded');
-      await this.announce(jobId);
     } catch (error) {
       if (this.shutdown.signal.aborted) {
-        logger.warn('job interrupted by shutdown; it stays pending and runs again at the next start');
+        await this.deps.jobs.releaseLease(job.id, this.owner).catch(() => {});
+        logger.warn('job interrupted by shutdown; it stays pending and runs again, here after a restart or on another worker');
+        return;
+      }
+      if (leaseLost.aborted) {
+        logger.warn('job abandoned: this worker lost its claim and another one runs the job');
         return;
       }
       const failure = timeout.aborted
@@ -98,31 +142,107 @@ export class JobProcessor {
           ? error
           : new AppError('processing_failed', 500, 'processing failed');
       if (!(error instanceof AppError)) logger.error({ err: error }, 'job crashed');
-      await this.settleFailed(job, failure, logger);
+      outcome = failureOutcome(failure);
+    }
+    const settled = await this.settle(job, outcome, logger);
+    if (!settled && outcome.status === 'success') {
+      // Another worker holds the job now; its output is the one that counts, so this one is removed.
+      await this.deps.storage.delete(outcome.outputKey).catch(() => {});
+      await this.deps.storage.delete(changeMaskKey(outcome.outputKey)).catch(() => {});
     }
   }
 
-  private async settleFailed(job: JobRow, error: AppError, logger: Logger): Promise<void> {
-    await this.deps.jobs.fail(job.id, {
-      code: error.code,
-      status: error.status,
-      message: error.message,
-      completedAt: new Date().toISOString(),
+  /**
+   * Writes the outcome and its webhook delivery in one transaction. A transient database error is retried: the
+   * outcome is never rewritten (a succeeded job never turns into a failed one because a write failed). Returns false
+   * when the claim was lost, in which case nothing was written.
+   */
+  private async settle(job: JobRow, outcome: JobOutcome, logger: Logger): Promise<boolean> {
+    const delivery = job.webhook_url
+      ? this.deps.webhooks.newDelivery({
+          jobId: job.id,
+          userId: job.user_id,
+          url: job.webhook_url,
+          payload: webhookPayload(job, outcome, this.deps.config.publicUrl),
+        })
+      : undefined;
+    let settled: boolean;
+    try {
+      settled = await retryTransient(() => this.deps.jobs.settle(job.id, this.owner, outcome, delivery), {
+        onRetry: (error, delayMs) => logger.warn({ err: error, delayMs }, 'could not record the outcome; retrying'),
+      });
+    } catch (error) {
+      // The claim lapses and the job runs again: better twice than settled wrongly or announced without a record.
+      logger.error({ err: error }, 'could not record the outcome; the job will run again when its claim lapses');
+      return false;
+    }
+    if (!settled) {
+      logger.warn('outcome discarded: this worker lost its claim and another one runs the job');
+      return false;
+    }
+    if (outcome.status === 'failed') logger.info({ operation: job.operation, code: outcome.code }, 'job failed');
+    this.deps.events.settled(job.id);
+    if (delivery) this.deps.webhooks.wake();
+    await this.deps.publisher?.publish(job.id).catch((error: unknown) => {
+      // Waiting requests elsewhere still see the outcome at their next re-read of the job.
+      logger.warn({ err: error }, 'could not announce the settle to other processes');
     });
-    logger.info({ operation: job.operation, code: error.code }, 'job failed');
-    await this.announce(job.id);
+    return true;
   }
 
-  private async announce(jobId: string): Promise<void> {
-    this.deps.events.settled(jobId);
-    const job = await this.deps.jobs.findById(jobId);
-    if (!job?.webhook_url) return;
-    const view = toJobView(job, this.deps.config.publicUrl);
-    await this.deps.webhooks.enqueue({
-      jobId,
-      userId: job.user_id,
-      url: job.webhook_url,
-      payload: { type: job.status === 'success' ? 'job.succeeded' : 'job.failed', ...view },
-    });
+  /**
+   * Renews the claim every third of the lease while the job runs. `lost` aborts when the claim is found to be
+   * another's (this process stalled past its lease and another worker took the job), so the work stops.
+   */
+  private holdLease(jobId: string, logger: Logger): { lost: AbortSignal; stop(): void } {
+    const { jobs, config } = this.deps;
+    const lost = new AbortController();
+    let renewing = false;
+    const timer = setInterval(() => {
+      if (renewing) return;
+      renewing = true;
+      const until = new Date(Date.now() + config.jobs.leaseMs).toISOString();
+      jobs
+        .renewLease(jobId, this.owner, until)
+        .then((held) => {
+          if (!held && !lost.signal.aborted) lost.abort(new AppError('job_aborted', 503, 'the claim on the job was lost'));
+        })
+        // A failed renewal is tried again at the next tick; the lease has two more ticks of margin.
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not renew the claim on the job'))
+        .finally(() => {
+          renewing = false;
+        });
+    }, Math.max(100, Math.floor(config.jobs.leaseMs / 3)));
+    timer.unref();
+    return { lost: lost.signal, stop: () => clearInterval(timer) };
   }
+}
+
+function failureOutcome(error: AppError): JobOutcome {
+  return { status: 'failed', code: error.code, httpStatus: error.status, message: error.message, completedAt: new Date().toISOString() };
+}
+
+/** The webhook body: the job as GET /v1/job/{id} will show it once settled, with the event's type first. */
+function webhookPayload(job: JobRow, outcome: JobOutcome, publicUrl: string): object {
+  const settled: JobRow =
+    outcome.status === 'success'
+      ? {
+          ...job,
+          status: 'success',
+          progress: 1,
+          output_key: outcome.outputKey,
+          output_content_type: outcome.contentType,
+          result: outcome.result ? JSON.stringify(outcome.result) : null,
+          completed_at: outcome.completedAt,
+          output_expires_at: outcome.outputExpiresAt,
+        }
+      : {
+          ...job,
+          status: 'failed',
+          error_code: outcome.code,
+          error_status: outcome.httpStatus,
+          error_message: outcome.message,
+          completed_at: outcome.completedAt,
+        };
+  return { type: outcome.status === 'success' ? 'job.succeeded' : 'job.failed', ...toJobView(settled, publicUrl) };
 }

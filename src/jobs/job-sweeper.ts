@@ -27,11 +27,14 @@ export class JobSweeper {
     },
   ) {}
 
-  /** Every job pending at start-up was accepted by a process that is gone: run it again. */
-  async recoverAtStart(): Promise<void> {
-    const ids = await this.deps.jobs.listPendingIds();
-    if (ids.length > 0) this.deps.logger.info({ count: ids.length }, 'resuming jobs left pending by the previous run');
-    for (const id of ids) this.deps.queue.enqueue(id);
+  /**
+   * Pending jobs nobody holds a claim on are queued at start: those a previous run left (its claims released at
+   * shutdown, or lapsed after a crash) and those an API process accepted while no worker ran.
+   */
+  async recoverAtStart(now = new Date()): Promise<void> {
+    const jobs = await this.deps.jobs.listUnclaimed(now.toISOString());
+    if (jobs.length > 0) this.deps.logger.info({ count: jobs.length }, 'queueing jobs left pending');
+    for (const job of jobs) this.deps.queue.enqueue(job.id, job.queue);
   }
 
   start(): void {
@@ -51,9 +54,10 @@ export class JobSweeper {
 
   async sweep(now = new Date()): Promise<void> {
     const { jobs, queue, storage, config } = this.deps;
-    // A job started longer ago than the job timeout is no longer running anywhere.
-    const stuckBefore = new Date(now.getTime() - config.jobs.timeoutMs - config.jobs.shutdownGraceMs).toISOString();
-    for (const id of await jobs.listPendingIds(stuckBefore)) queue.enqueue(id);
+    // A lapsed claim means its worker is gone; a job never claimed for a whole sweep interval lost its queue entry
+    // (the process that accepted it died before queueing it, or the queue lost it). Either way: queue it again.
+    const acceptedBefore = new Date(now.getTime() - config.jobs.sweepIntervalMs).toISOString();
+    for (const job of await jobs.listUnclaimed(now.toISOString(), acceptedBefore)) queue.enqueue(job.id, job.queue);
 
     const expired = await jobs.listExpiredOutputs(now.toISOString(), EXPIRY_BATCH);
     for (const job of expired) {

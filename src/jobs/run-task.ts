@@ -13,6 +13,8 @@ export interface TaskContext {
   signal: AbortSignal;
   logger: Logger;
   progress(fraction: number): void;
+  /** The operation itself is about to run (its input fetched and decoded): from here on the attempt counts. */
+  started(): void;
   models: ImageModels;
   renderer: FurnitureRenderer;
   /** The worker thread's configuration, given once when the thread started. */
@@ -55,6 +57,7 @@ export async function runTask(
   const mask = maskBytes ? await decodeMask(maskBytes.bytes, limits) : undefined;
   context.signal.throwIfAborted();
 
+  context.started();
   const output = await operation.run(
     { image: decoded.image, ...(mask ? { mask } : {}), params: task.params },
     { progress: context.progress, signal: context.signal, logger: context.logger, config, models: context.models, renderer: context.renderer },

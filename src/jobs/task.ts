@@ -76,6 +76,7 @@ export interface JobTaskResult {
 export type ToWorker = { type: 'run'; taskId: number; task: JobTask } | { type: 'abort'; taskId: number };
 
 export type FromWorker =
+  | { type: 'started'; taskId: number }
   | { type: 'progress'; taskId: number; fraction: number }
   | { type: 'done'; taskId: number; result: JobTaskResult; loadedModels: string[] }
   | { type: 'failed'; taskId: number; error: SerializedError; loadedModels: string[] };

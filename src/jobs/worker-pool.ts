@@ -10,6 +10,7 @@ interface PendingTask {
   taskId: number;
   task: JobTask;
   onProgress: (fraction: number) => void;
+  onStarted: () => void;
   resolve: (result: JobTaskResult) => void;
   reject: (error: AppError) => void;
   signal: AbortSignal | undefined;
@@ -57,13 +58,17 @@ export class WorkerPool {
     return this.modelsLoaded;
   }
 
-  run(task: JobTask, options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {}): Promise<JobTaskResult> {
+  run(
+    task: JobTask,
+    options: { onProgress?: (fraction: number) => void; onStarted?: () => void; signal?: AbortSignal } = {},
+  ): Promise<JobTaskResult> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 503, 'the worker pool is shutting down'));
     return new Promise((resolve, reject) => {
       const pending: PendingTask = {
         taskId: this.nextTaskId++,
         task,
         onProgress: options.onProgress ?? (() => {}),
+        onStarted: options.onStarted ?? (() => {}),
         resolve,
         reject,
         signal: options.signal,
@@ -124,6 +129,10 @@ export class WorkerPool {
     if (!current || current.taskId !== message.taskId) return;
     if (message.type === 'progress') {
       current.onProgress(message.fraction);
+      return;
+    }
+    if (message.type === 'started') {
+      current.onStarted();
       return;
     }
     slot.current = undefined;

@@ -36,6 +36,7 @@ port.on('message', (message: ToWorker) => {
     signal: controller.signal,
     logger: logger.child({ operation: task.operation }),
     progress: (fraction) => send({ type: 'progress', taskId, fraction }),
+    started: () => send({ type: 'started', taskId }),
     models,
     renderer,
     config,

@@ -1,25 +1,23 @@
 import type { Db } from './database/database.js';
 import type { JobStatus, JobsTable } from './database/schema.js';
 import type { IdempotencyRecord } from './idempotency-repository.js';
+import { deliveryRow, type NewDelivery } from './webhook-repository.js';
 
 class KeyTaken extends Error {}
 
 export type JobRow = JobsTable;
 
-export interface JobCompletion {
-  outputKey: string;
-  contentType: string;
-  result: Record<string, unknown> | undefined;
-  completedAt: string;
-  outputExpiresAt: string;
-}
-
-export interface JobFailure {
-  code: string;
-  status: number;
-  message: string;
-  completedAt: string;
-}
+/** How a job ended: its output, or its error (with the HTTP status its synchronous answer carries). */
+export type JobOutcome =
+  | {
+      status: 'success';
+      outputKey: string;
+      contentType: string;
+      result: Record<string, unknown> | undefined;
+      completedAt: string;
+      outputExpiresAt: string;
+    }
+  | { status: 'failed'; code: string; httpStatus: number; message: string; completedAt: string };
 
 export class JobRepository {
   constructor(private readonly db: Db) {}
@@ -59,60 +57,120 @@ export class JobRepository {
     return this.db.selectFrom('jobs').selectAll().where('output_key', 'like', `${name}.%`).executeTakeFirst();
   }
 
-  /** Counts the attempt; returns the new attempt number, or undefined when the job is no longer pending. */
-  async markStarted(id: string, startedAt: string): Promise<number | undefined> {
+  /**
+   * Takes the job for `owner` until `leaseUntil`, when it is pending and nobody holds a live claim on it. One UPDATE
+   * with the whole condition in its WHERE, so of two workers racing for one job (on one PostgreSQL database, where the
+   * second re-checks the row after the first commits) exactly one gets it. Returns the claimed row, or undefined.
+   */
+  async claim(id: string, owner: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+    return this.db
+      .updateTable('jobs')
+      .set({ lease_owner: owner, lease_expires_at: leaseUntil })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /**
+   * Counts an attempt when the operation really starts, not when the job is claimed: a crash while a job waits for
+   * a worker thread costs it nothing. Returns the new attempt number, or undefined when the claim was lost.
+   */
+  async chargeAttempt(id: string, owner: string, startedAt: string): Promise<number | undefined> {
     const row = await this.db
       .updateTable('jobs')
       .set((eb) => ({ attempts: eb('attempts', '+', 1), started_at: startedAt, progress: 0 }))
       .where('id', '=', id)
       .where('status', '=', 'pending')
+      .where('lease_owner', '=', owner)
       .returning('attempts')
       .executeTakeFirst();
     return row?.attempts;
+  }
+
+  /** Extends a claim; false when it is no longer `owner`'s (it lapsed and another worker took the job, or it settled). */
+  async renewLease(id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: leaseUntil })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives a claim up (at shutdown), so the job can run elsewhere at once instead of when the lease lapses. */
+  async releaseLease(id: string, owner: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   async updateProgress(id: string, progress: number): Promise<void> {
     await this.db.updateTable('jobs').set({ progress }).where('id', '=', id).where('status', '=', 'pending').execute();
   }
 
-  async complete(id: string, completion: JobCompletion): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        status: 'success',
-        progress: 1,
-        output_key: completion.outputKey,
-        output_content_type: completion.contentType,
-        result: completion.result ? JSON.stringify(completion.result) : null,
-        completed_at: completion.completedAt,
-        output_expires_at: completion.outputExpiresAt,
-      })
-      .where('id', '=', id)
-      .execute();
+  /**
+   * Settles a job `owner` holds, and records its webhook delivery in the same transaction (an outbox): either both
+   * are written or neither, so no settled job goes unannounced. False, writing nothing, when the claim is no longer
+   * `owner`'s: another worker runs the job, and only its outcome counts.
+   */
+  async settle(id: string, owner: string, outcome: JobOutcome, delivery?: NewDelivery): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const changes =
+        outcome.status === 'success'
+          ? {
+              status: 'success' as const,
+              progress: 1,
+              output_key: outcome.outputKey,
+              output_content_type: outcome.contentType,
+              result: outcome.result ? JSON.stringify(outcome.result) : null,
+              completed_at: outcome.completedAt,
+              output_expires_at: outcome.outputExpiresAt,
+            }
+          : {
+              status: 'failed' as const,
+              error_code: outcome.code,
+              error_status: outcome.httpStatus,
+              error_message: outcome.message,
+              completed_at: outcome.completedAt,
+            };
+      const updated = await trx
+        .updateTable('jobs')
+        .set({ ...changes, lease_owner: null, lease_expires_at: null })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      if (delivery) await trx.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
+      return true;
+    });
   }
 
-  async fail(id: string, failure: JobFailure): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        status: 'failed',
-        error_code: failure.code,
-        error_status: failure.status,
-        error_message: failure.message,
-        completed_at: failure.completedAt,
-      })
-      .where('id', '=', id)
+  /**
+   * Pending jobs nobody holds a live claim on: never claimed (accepted before `acceptedBefore`, so a job just
+   * submitted is left to the queue that has it), or claimed by a worker whose lease lapsed at `now`.
+   */
+  async listUnclaimed(now: string, acceptedBefore = now): Promise<Pick<JobRow, 'id' | 'queue'>[]> {
+    return this.db
+      .selectFrom('jobs')
+      .select(['id', 'queue'])
+      .where('status', '=', 'pending')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('lease_expires_at', 'is', null), eb('created_at', '<', acceptedBefore)]),
+          eb('lease_expires_at', '<', now),
+        ]),
+      )
+      .orderBy('created_at')
       .execute();
-  }
-
-  /** Pending jobs never started, or started before `startedBefore` (their process died); all pending ones without it. */
-  async listPendingIds(startedBefore?: string): Promise<string[]> {
-    let query = this.db.selectFrom('jobs').select('id').where('status', '=', 'pending');
-    if (startedBefore) {
-      query = query.where((eb) => eb.or([eb('started_at', 'is', null), eb('started_at', '<', startedBefore)]));
-    }
-    const rows = await query.orderBy('created_at').execute();
-    return rows.map((r) => r.id);
   }
 
   async listExpiredOutputs(now: string, limit: number): Promise<Pick<JobRow, 'id' | 'output_key'>[]> {

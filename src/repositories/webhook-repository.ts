@@ -25,27 +25,29 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** The row of a delivery not yet attempted; also written by the job repository when a job settles (the outbox). */
+export function deliveryRow(delivery: NewDelivery): WebhookDelivery {
+  return {
+    id: delivery.id,
+    job_id: delivery.jobId,
+    user_id: delivery.userId,
+    url: delivery.url,
+    payload: delivery.payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: delivery.nextAttemptAt,
+    last_response_status: null,
+    last_error: null,
+    created_at: delivery.createdAt,
+    updated_at: delivery.createdAt,
+  };
+}
+
 export class WebhookRepository {
   constructor(private readonly db: Db) {}
 
   async createDelivery(delivery: NewDelivery): Promise<void> {
-    await this.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id: delivery.id,
-        job_id: delivery.jobId,
-        user_id: delivery.userId,
-        url: delivery.url,
-        payload: delivery.payload,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: delivery.nextAttemptAt,
-        last_response_status: null,
-        last_error: null,
-        created_at: delivery.createdAt,
-        updated_at: delivery.createdAt,
-      })
-      .execute();
+    await this.db.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
   }
 
   /**

@@ -6,6 +6,7 @@ import type { JobRepository, JobRow } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { Storage } from '../repositories/storage.js';
 import type { KeyOwner } from '../repositories/user-repository.js';
+import type { JobQueueName } from '../repositories/database/schema.js';
 import type { AnyOperation } from './operations/operation.js';
 import type { ModelFallback } from './operations/model-policy.js';
 import type { JobEvents } from './job-events.js';
@@ -25,8 +26,12 @@ export interface StoredRequest {
   params: Record<string, unknown>;
 }
 
+/**
+ * Hands job ids to whoever runs them: the embedded in-process queue, or BullMQ queues on Redis read by worker
+ * processes. Never the source of truth: an id lost on the way is found again by the sweep (see jobs/job-sweeper.ts).
+ */
 export interface JobQueue {
-  enqueue(jobId: string): void;
+  enqueue(jobId: string, queue: JobQueueName): void;
 }
 
 export interface Submitted {
@@ -83,6 +88,9 @@ export class JobService {
       started_at: null,
       completed_at: null,
       output_expires_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      queue: operation.queue(params),
     };
     const idempotency = idempotencyKey
       ? {
@@ -100,7 +108,7 @@ export class JobService {
       if (replay) return replay;
       throw new AppError('internal_error', 500, 'idempotency key vanished while it was being claimed');
     }
-    this.deps.queue.enqueue(job.id);
+    this.deps.queue.enqueue(job.id, job.queue);
     return { job, replayed: false };
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import type { WebhookDelivery, WebhookRepository } from '../repositories/webhook-repository.js';
+import type { NewDelivery, WebhookDelivery, WebhookRepository } from '../repositories/webhook-repository.js';
 import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import { webhookHeaders } from '../security/webhook-signature.js';
 
@@ -53,23 +53,36 @@ export class WebhookService {
   }
 
   /**
-   * Records a delivery due now and returns its id (also its `webhook-id`). When this process runs the dispatcher the
-   * first attempt starts at once; otherwise a dispatcher elsewhere picks it up on its next poll.
+   * A delivery due now, not yet written: the job processor writes it in the transaction that settles the job, so the
+   * job and its announcement are recorded together. Its id is also the `webhook-id` header.
    */
-  async enqueue(request: WebhookRequest): Promise<string> {
-    const id = `msg_${randomBytes(16).toString('base64url')}`;
+  newDelivery(request: WebhookRequest): NewDelivery {
     const now = this.now().toISOString();
-    await this.deps.repository.createDelivery({
-      id,
+    return {
+      id: `msg_${randomBytes(16).toString('base64url')}`,
       jobId: request.jobId,
       userId: request.userId,
       url: request.url,
       payload: JSON.stringify(request.payload),
       nextAttemptAt: now,
       createdAt: now,
-    });
+    };
+  }
+
+  /** Records a delivery due now and returns its id; when this process runs the dispatcher, the first attempt starts at once. */
+  async enqueue(request: WebhookRequest): Promise<string> {
+    const delivery = this.newDelivery(request);
+    await this.deps.repository.createDelivery(delivery);
+    this.wake();
+    return delivery.id;
+  }
+
+  /**
+   * Sends what is due now rather than at the next poll (a delivery was just recorded). Does nothing in a process that
+   * does not run the dispatcher: a dispatcher elsewhere picks the delivery up on its next poll.
+   */
+  wake(): void {
     this.poke();
-    return id;
   }
 
   start(): void {

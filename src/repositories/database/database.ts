@@ -6,11 +6,13 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration }
 import type { Config } from '../../config/config.js';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
+import * as jobLeases from './migrations/0002-job-leases.js';
 
 export type Db = Kysely<Database>;
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-job-leases': jobLeases,
 };
 
 export interface DatabaseHandle {

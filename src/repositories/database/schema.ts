@@ -59,7 +59,15 @@ export interface JobsTable {
   started_at: string | null;
   completed_at: string | null;
   output_expires_at: string | null;
+  /** The worker process holding the job's claim, while one does. */
+  lease_owner: string | null;
+  /** When that claim lapses unless renewed; a lapsed claim lets another worker take the job. */
+  lease_expires_at: string | null;
+  /** The queue the job runs from: heavy work (renders) can have machines of its own. */
+  queue: JobQueueName;
 }
+
+export type JobQueueName = 'light' | 'heavy';
 
 export interface IdempotencyKeysTable {
   user_id: string;

@@ -20,6 +20,7 @@ export const creativeRedesign = defineOperation({
   }),
   acceptsMask: false,
   credits: () => 1,
+  queue: () => 'heavy',
   validate: (params, catalog) => [...checkStyle(catalog, params.styleId), ...checkRoom(catalog, params.roomId)],
   acknowledgement: (params) => ({ styleId: params.styleId, roomId: params.roomId, creativity: REDESIGN_CREATIVITY }),
 });

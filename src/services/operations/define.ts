@@ -32,6 +32,7 @@ export function erase<S extends TObject, A extends TObject>(operation: Operation
     acknowledgementFields,
     acceptsMask,
     credits: (params, hasMask) => operation.credits(typed(params), hasMask),
+    queue: (params) => operation.queue?.(typed(params)) ?? 'light',
     ...(validate ? { validate: (params, catalog) => validate.call(operation, typed(params), catalog) } : {}),
     acknowledgement(params, catalog) {
       const fields: Record<string, unknown> = operation.acknowledgement(typed(params), catalog);

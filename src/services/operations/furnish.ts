@@ -49,6 +49,7 @@ export const furnish = defineOperation({
   }),
   acceptsMask: true,
   credits: () => 1,
+  queue: () => 'heavy',
   validate: (params, catalog) => {
     const hasRoom = params.roomId !== undefined;
     const hasFurniture = params.furnitureId !== undefined;

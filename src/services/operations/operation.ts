@@ -5,6 +5,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { FieldError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import type { ImageModels } from '../image-models.js';
+import type { JobQueueName } from '../../repositories/database/schema.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 
 /**
@@ -28,6 +29,11 @@ export interface Operation<S extends TObject = TObject, A extends TObject = TObj
   /** Whether the request may carry a `mask` URL. */
   acceptsMask: boolean;
   credits(params: Static<S>, hasMask: boolean): number;
+  /**
+   * The queue its jobs run from when workers are spread over machines: `heavy` for renders and the largest upscales,
+   * which an operator may give big machines of their own; `light` when absent.
+   */
+  queue?(params: Static<S>): JobQueueName;
   /** Checks that depend on data rather than on the schema (catalog ids, exclusive fields). */
   validate?(params: Static<S>, catalog: Catalog): FieldError[];
   /** The values of `acknowledgementFields` for one request. */
@@ -61,6 +67,7 @@ export interface AnyOperation {
   readonly acknowledgementFields: TObject;
   readonly acceptsMask: boolean;
   credits(params: OperationParams, hasMask: boolean): number;
+  queue(params: OperationParams): JobQueueName;
   validate?(params: OperationParams, catalog: Catalog): FieldError[];
   acknowledgement(params: OperationParams, catalog: Catalog): Record<string, unknown>;
   unavailableFor?(params: OperationParams): string | undefined;

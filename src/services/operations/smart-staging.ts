@@ -41,6 +41,7 @@ function smartStaging(name: string, summary: string, rooms: readonly string[], t
     }),
     acceptsMask: false,
     credits: () => 1,
+    queue: () => 'heavy',
     validate: (params, catalog) => checkStyle(catalog, params.styleId),
     acknowledgement: (params) => ({ styleId: params.styleId, roomId: params.roomId }),
     run: async ({ image, params }, context) => {

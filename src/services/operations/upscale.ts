@@ -49,6 +49,8 @@ export const upscaleAdvanced = defineOperation({
   acknowledgementFields: Type.Object({}),
   acceptsMask: false,
   credits: () => 2,
+  // ×4 and ×6 run the largest networks over many tiles: minutes of CPU, like a render.
+  queue: (params) => ((params.scale ?? 2) > 2 ? 'heavy' : 'light'),
   acknowledgement: () => ({}),
   checkInput: (size, params, config) => checkUpscaleOutput(size, params.scale ?? 2, config),
   run: runWith(UPSCALE_ADVANCED_PLANS),
