@@ -62,6 +62,8 @@ export const ERROR_TITLES = {
   sync_timeout: 'The result was not ready in time',
   job_timeout: 'The job took too long',
   job_aborted: 'The job was aborted',
+  job_cancelled: 'The job was cancelled',
+  job_not_cancellable: 'The job can no longer be cancelled',
   processing_failed: 'Processing failed',
   payload_too_large: 'Request body too large',
   unsupported_media_type: 'The request body must be JSON',
