@@ -3,6 +3,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config, type DeepPartial } from '../../src/config/config.js';
 import { UserRepository } from '../../src/repositories/user-repository.js';
 import { KeyService, type CreatedKey } from '../../src/services/key-service.js';
+import { s3StorageOverrides, startS3Server } from './s3-server.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { HANG_MS } from './until.js';
 
@@ -18,9 +19,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole service on a fresh database (SQLite, or PostgreSQL under ROOMCRAFT_TEST_DATABASE_URL), loopback fetches allowed. */
+/**
+ * The whole service on a fresh database (SQLite, or PostgreSQL under ROOMCRAFT_TEST_DATABASE_URL), loopback fetches
+ * allowed; its outputs on local disk, or under ROOMCRAFT_TEST_S3=1 in a bucket of its own s3rver (unless the test
+ * chose its storage).
+ */
 export async function startTestApp(overrides: DeepPartial<Config> = {}, database?: TestDatabase): Promise<TestApp> {
   const db = database ?? (await openTestDatabase());
+  const s3 = process.env.ROOMCRAFT_TEST_S3 === '1' && !overrides.storage ? await startS3Server() : undefined;
   const config = loadConfig(
     {},
     {
@@ -30,6 +36,7 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
       // Tests poll get-job in tight loops; the rate-limit test sets its own budget.
       rateLimit: { perMinute: 1_000_000 },
       ...overrides,
+      ...(s3 ? s3StorageOverrides(s3) : {}),
       // Fetches, synchronous waits and webhook sends that should succeed get all the time a loaded machine needs;
       // a test that wants one of them to time out says so, with something on the other side that never answers.
       fetch: { allow: ['127.0.0.1/32'], connectTimeoutMs: HANG_MS, totalTimeoutMs: HANG_MS, ...overrides.fetch },
@@ -52,6 +59,7 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
     createUser: (email, kind = 'test') => keys.createKey(email, kind),
     async close() {
       await app.close();
+      await s3?.close();
       if (!database) await db.close();
     },
   };
