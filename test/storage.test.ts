@@ -194,6 +194,13 @@ describe('S3Storage specifics', () => {
     });
   });
 
+  it('refuses half an access key rather than falling back to the default credentials', () => {
+    assert.throws(() => new S3Storage(s3Options(server, { secretAccessKey: undefined })), {
+      name: 'ConfigError',
+      message: /both ROOMCRAFT_S3_ACCESS_KEY_ID and ROOMCRAFT_S3_SECRET_ACCESS_KEY, or neither/,
+    });
+  });
+
   it('createStorage stops the start naming the credential settings when the service refuses the key', async () => {
     const config = loadConfig({}, { dataDir, storage: { driver: 's3', s3: s3Options(server, { accessKeyId: 'WRONG' }) } });
     await assert.rejects(createStorage(config), (error: Error) => {

@@ -32,6 +32,11 @@ export class S3Storage implements Storage {
 
   constructor(private readonly options: S3Options) {
     const { endpoint, region, forcePathStyle, accessKeyId, secretAccessKey } = options;
+    if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+      throw new ConfigError(
+        'set both ROOMCRAFT_S3_ACCESS_KEY_ID and ROOMCRAFT_S3_SECRET_ACCESS_KEY, or neither (the AWS default credentials)',
+      );
+    }
     this.client = new S3Client({
       region,
       forcePathStyle,
