@@ -33,14 +33,30 @@ export async function createKey(config: Config, email: string | undefined, kind:
   return 0;
 }
 
+/** Revokes one key by its prefix (or the whole key); refuses a prefix that several active keys share. */
 export async function revokeKey(config: Config, prefix: string | undefined): Promise<number> {
   if (!prefix) {
-    process.stderr.write('usage: roomcraft keys revoke --prefix P\n');
+    process.stderr.write('usage: roomcraft keys revoke --prefix P   (the prefix shown when the key was created, or the whole key)\n');
     return 2;
   }
-  const revoked = await withKeyService(config, (keys) => keys.revoke(prefix));
-  process.stdout.write(revoked ? `Revoked ${prefix}.\n` : `No active key with prefix ${prefix}.\n`);
-  return revoked ? 0 : 1;
+  const revocation = await withKeyService(config, (keys) => keys.revoke(prefix));
+  switch (revocation.outcome) {
+    case 'revoked':
+      process.stdout.write(`Revoked the key ${revocation.prefix} of user ${revocation.userId}.\n`);
+      return 0;
+    case 'too_short':
+      process.stderr.write(`A prefix has at least ${revocation.minimum} characters (rc_live_ or rc_test_ and more); nothing was revoked.\n`);
+      return 2;
+    case 'ambiguous':
+      process.stderr.write(
+        `${revocation.matches} active keys have a prefix starting with ${prefix}; nothing was revoked. ` +
+          'Give a longer prefix (the whole one shown when the key was created) or the whole key.\n',
+      );
+      return 1;
+    case 'not_found':
+      process.stderr.write(`No active key has a prefix starting with ${prefix}.\n`);
+      return 1;
+  }
 }
 
 export async function showWebhookSecret(config: Config, email: string | undefined): Promise<number> {

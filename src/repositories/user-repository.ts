@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './database/database.js';
 import type { ApiKeysTable, KeyKind, UsersTable } from './database/schema.js';
 
@@ -40,13 +41,27 @@ export class UserRepository {
     return this.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
   }
 
-  async revokeKey(prefix: string, revokedAt: string): Promise<number> {
+  /**
+   * Active keys whose listed prefix begins with `start`. Compared with substr rather than LIKE: prefixes hold `_`, a
+   * LIKE wildcard, and SQLite's LIKE ignores case, which base64url does not.
+   */
+  async findActiveKeysByPrefixStart(start: string): Promise<ApiKeysTable[]> {
+    return this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where(sql<string>`substr(${sql.ref('prefix')}, 1, ${sql.lit(start.length)})`, '=', start)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Revokes one key; false when it was already revoked. */
+  async revokeKey(id: string, revokedAt: string): Promise<boolean> {
     const result = await this.db
       .updateTable('api_keys')
       .set({ revoked_at: revokedAt })
-      .where('prefix', '=', prefix)
+      .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return Number(result.numUpdatedRows) > 0;
   }
 }

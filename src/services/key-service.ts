@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../security/api-key.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey, LEGACY_PREFIX_LENGTH } from '../security/api-key.js';
 import { generateWebhookSecret } from '../security/webhook-signature.js';
 import type { KeyOwner, UserRepository } from '../repositories/user-repository.js';
 import type { KeyKind } from '../repositories/database/schema.js';
@@ -16,6 +16,13 @@ export interface CreatedKey {
   webhookSecret: string;
   prefix: string;
 }
+
+/** What `revoke` did: the one key it revoked, or why it revoked none. */
+export type Revocation =
+  | { outcome: 'revoked'; prefix: string; userId: string }
+  | { outcome: 'ambiguous'; matches: number }
+  | { outcome: 'not_found' }
+  | { outcome: 'too_short'; minimum: number };
 
 export class KeyService {
   private readonly cache = new Map<string, { owner: KeyOwner | undefined; expiresAt: number }>();
@@ -54,10 +61,25 @@ export class KeyService {
     return (await this.users.findByEmail(email))?.webhook_secret;
   }
 
-  async revoke(prefix: string): Promise<boolean> {
-    const revoked = await this.users.revokeKey(prefix, new Date().toISOString());
+  /**
+   * Revokes the one active key named by `prefixOrKey`: the whole key, or its listed prefix or any start of it at least
+   * LEGACY_PREFIX_LENGTH long. A start that several active keys share revokes none of them. Keys made before the longer
+   * prefixes kept their 12-character prefix, which thousands of keys may share: the whole key always names one.
+   */
+  async revoke(prefixOrKey: string): Promise<Revocation> {
+    if (prefixOrKey.length < LEGACY_PREFIX_LENGTH) return { outcome: 'too_short', minimum: LEGACY_PREFIX_LENGTH };
+    const hash = hashApiKey(prefixOrKey);
+    // Every candidate shares at least the legacy prefix; the few rows that do are sorted out here.
+    const candidates = await this.users.findActiveKeysByPrefixStart(prefixOrKey.slice(0, LEGACY_PREFIX_LENGTH));
+    const whole = candidates.find((key) => key.key_hash === hash);
+    const matches = whole ? [whole] : candidates.filter((key) => key.prefix.startsWith(prefixOrKey));
+    const [only] = matches;
+    if (!only) return { outcome: 'not_found' };
+    if (matches.length > 1) return { outcome: 'ambiguous', matches: matches.length };
+    // Revoked meanwhile by someone else: not found, as it would be a moment later.
+    if (!(await this.users.revokeKey(only.id, new Date().toISOString()))) return { outcome: 'not_found' };
     this.cache.clear();
-    return revoked > 0;
+    return { outcome: 'revoked', prefix: only.prefix, userId: only.user_id };
   }
 
   async authenticate(key: string): Promise<KeyOwner | undefined> {
