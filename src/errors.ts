@@ -36,6 +36,7 @@ export interface SerializedError {
 
 export const ERROR_TITLES = {
   validation_failed: 'The request is not valid',
+  malformed_request: 'The request is not valid HTTP',
   unauthorized: 'Missing or invalid API key',
   not_found: 'Not found',
   route_not_found: 'No such route',
@@ -47,6 +48,7 @@ export const ERROR_TITLES = {
   unknown_room: 'Unknown room id',
   unknown_furniture: 'Unknown furniture id',
   fetch_refused: 'The image address is not allowed',
+  webhook_refused: 'The webhook address is not allowed',
   fetch_failed: 'The image could not be fetched',
   fetch_too_large: 'The image file is too large',
   fetch_timeout: 'Fetching the image took too long',
@@ -65,9 +67,12 @@ export const ERROR_TITLES = {
   job_cancelled: 'The job was cancelled',
   job_not_cancellable: 'The job can no longer be cancelled',
   processing_failed: 'Processing failed',
+  request_timeout: 'The request took too long to arrive',
   payload_too_large: 'Request body too large',
+  uri_too_long: 'The URL is too long',
   unsupported_media_type: 'The request body must be JSON',
   origin_not_allowed: 'This origin may not call the API from a browser',
+  header_fields_too_large: 'The request header fields are too large',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
 } as const;

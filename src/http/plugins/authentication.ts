@@ -13,7 +13,9 @@ declare module 'fastify' {
 
 /**
  * Resolves the caller from `Authorization: Bearer <key>` on every request. Routes whose schema declares `security`
- * refuse anonymous callers before their body is validated, so a missing key is a 401 whatever the body holds.
+ * refuse anonymous callers in their own onRequest hook: after the app's onRequest hooks (so the rate limit still counts
+ * anonymous callers per address) and before a byte of the body is read, so a caller without a key can make the
+ * server neither receive nor parse a body.
  */
 export function registerAuthentication(app: HttpApp, keys: KeyService): void {
   app.decorateRequest('owner', undefined);
@@ -21,9 +23,15 @@ export function registerAuthentication(app: HttpApp, keys: KeyService): void {
     const key = parseBearer(request.headers.authorization);
     if (key) request.owner = await keys.authenticate(key);
   });
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.schema?.security?.length) requireOwner(request);
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.security?.length) return;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...own, refuseAnonymous];
   });
+}
+
+async function refuseAnonymous(request: FastifyRequest): Promise<void> {
+  requireOwner(request);
 }
 
 /** The authenticated caller of a route that requires one. */

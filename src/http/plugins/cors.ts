@@ -14,6 +14,7 @@ const EXPOSED_HEADERS = [
   'Idempotent-Replayed',
   'Preference-Applied',
   'X-Roomcraft-Degraded',
+  'X-Roomcraft-Ignored-Fields',
   'X-Request-Id',
 ].join(', ');
 /** How long a browser may cache a preflight answer (Chromium caps it at 2 hours). */

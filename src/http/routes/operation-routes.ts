@@ -1,7 +1,7 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { HttpApp } from '../http-app.js';
-import { AppError } from '../../errors.js';
+import { AppError, type FieldError } from '../../errors.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { AnyOperation } from '../../services/operations/operation.js';
 import { fallbacksOf, type JobService, type ProcessingBody } from '../../services/job-service.js';
@@ -11,6 +11,8 @@ import { acknowledgementSchema } from '../schemas/job.js';
 import { problemResponse, type HeaderDoc } from '../schemas/problem.js';
 import { EXPECTED } from '../validation-messages.js';
 import { setDegradedHeader, setJobHeaders } from '../job-headers.js';
+import { dropUnknownFields, ignoredFieldsHeader } from '../plugins/json-body.js';
+import type { GuardedFetcher } from '../../repositories/fetcher/guarded-fetcher.js';
 
 const IMAGE_URL_PATTERN = '^([hH][tT][tT][pP][sS]?://|[dD][aA][tT][aA]:)';
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -56,6 +58,12 @@ const SUCCESS_HEADERS: Record<string, HeaderDoc> = {
       '`"lanczos3";models="esrgan-legacy-psnr-small";reason="model esrgan-legacy-psnr-small is not installed"`.',
   },
   'Idempotent-Replayed': { type: 'string', description: '`true` when an Idempotency-Key replayed an earlier answer.' },
+  'X-Roomcraft-Ignored-Fields': {
+    type: 'string',
+    description:
+      'Present when the body had fields this operation does not take: their names, comma-separated (at most 20; ' +
+      '`#n` for the n-th when a name cannot travel in a header; `+n` for n more). They were dropped, not stored.',
+  },
 };
 
 /** `Prefer: respond-async` (RFC 7240), among other preferences, in one or several header fields. */
@@ -67,12 +75,59 @@ function prefersAsync(request: FastifyRequest): boolean {
     .some((preference) => preference.split(';')[0]!.split('=')[0]!.trim().toLowerCase() === 'respond-async');
 }
 
-export function registerOperationRoutes(app: HttpApp, deps: { jobs: JobService; catalog: Catalog }): void {
+/** The fields whose values may be large: the image and the mask travel as data: URLs. */
+const DATA_URL_FIELDS = ['url', 'mask'] as const;
+/** The longest http(s) URL taken, in characters: what common servers and proxies accept in a request line. */
+const MAX_HTTP_URL_LENGTH = 8 * 1024;
+
+/** http(s) URLs longer than any server would answer (only a data: URL may be large), one error per field. */
+function overlongUrls(body: ProcessingBody): FieldError[] {
+  return (['url', 'mask', 'webhook'] as const)
+    .filter((field) => {
+      const value = body[field];
+      return typeof value === 'string' && value.length > MAX_HTTP_URL_LENGTH && !/^data:/i.test(value);
+    })
+    .map((field) => ({
+      field: `/${field}`,
+      message: `${field} must be at most ${MAX_HTTP_URL_LENGTH} characters long unless it is a data: URL (got ${body[field]!.length})`,
+    }));
+}
+
+/** A webhook that the delivery would refuse to connect to is refused now, not retried for a day. */
+async function assertWebhookAllowed(destinations: OperationRouteDeps['destinations'], webhook: string): Promise<void> {
+  try {
+    await destinations.assertDestinationAllowed(webhook);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'fetch_refused') throw error;
+    const message = `webhook: ${error.message}`;
+    throw new AppError('webhook_refused', 400, message, { fieldErrors: [{ field: '/webhook', message }] });
+  }
+}
+
+export interface OperationRouteDeps {
+  jobs: JobService;
+  catalog: Catalog;
+  /** Judges webhook URLs at submit as their delivery will. */
+  destinations: Pick<GuardedFetcher, 'assertDestinationAllowed'>;
+  /** The body limit of a processing request: room for an image and a mask as data: URLs (json-body's dataUrlBodyLimit). */
+  bodyLimit: number;
+}
+
+export function registerOperationRoutes(app: HttpApp, deps: OperationRouteDeps): void {
   for (const operation of OPERATIONS) {
     const built = Boolean(operation.run);
+    const schema = bodySchema(operation);
+    const knownFields = new Set(Object.keys(schema.properties));
     app.post(
       `/v1/${operation.name}`,
       {
+        bodyLimit: deps.bodyLimit,
+        config: { largeJsonFields: DATA_URL_FIELDS.filter((field) => knownFields.has(field)) },
+        // Before validation and before anything is stored: only the documented fields go on, and the answer names the rest.
+        preValidation: async (request, reply) => {
+          const ignored = dropUnknownFields(request.body, knownFields);
+          if (ignored.length > 0) reply.header('x-roomcraft-ignored-fields', ignoredFieldsHeader(ignored));
+        },
         schema: {
           tags: [built ? 'operations' : UNAVAILABLE_TAG],
           summary: built ? operation.summary : `${UNAVAILABLE_SUMMARY_PREFIX}${operation.summary}`,
@@ -90,7 +145,7 @@ export function registerOperationRoutes(app: HttpApp, deps: { jobs: JobService; 
               }),
             ),
           }),
-          body: bodySchema(operation),
+          body: schema,
           response: {
             200: {
               description:
@@ -98,10 +153,13 @@ export function registerOperationRoutes(app: HttpApp, deps: { jobs: JobService; 
               headers: SUCCESS_HEADERS,
               content: { 'application/json': { schema: Type.Union([Type.Ref('SyncResult'), acknowledgementSchema(operation)]) } },
             },
-            400: problemResponse('Invalid request, or a job that failed on its input (fetch refused, bad image, ...).', JOB_PROBLEM_HEADERS),
+            400: problemResponse(
+              'Invalid request (a webhook address the server may not call, JSON nested too deep), or a job that failed on its input (fetch refused, bad image, ...).',
+              JOB_PROBLEM_HEADERS,
+            ),
             401: problemResponse('Missing or invalid API key.'),
             404: problemResponse('The result of this synchronous job has expired.', JOB_PROBLEM_HEADERS),
-            413: problemResponse('The request body is too large.'),
+            413: problemResponse('The request body is too large, has too many keys or array items, or is large outside url and mask.'),
             415: problemResponse('The request body is not JSON.'),
             422: problemResponse('The Idempotency-Key was used with a different request.'),
             429: problemResponse('Too many requests; see Retry-After.'),
@@ -115,12 +173,13 @@ export function registerOperationRoutes(app: HttpApp, deps: { jobs: JobService; 
       async (request, reply) => {
         const owner = requireOwner(request);
         const body = request.body as ProcessingBody;
-        const fieldErrors = operation.validate?.(body, deps.catalog) ?? [];
+        const fieldErrors = [...overlongUrls(body), ...(operation.validate?.(body, deps.catalog) ?? [])];
         if (fieldErrors.length > 0) {
           throw new AppError('validation_failed', 400, fieldErrors.map((e) => `${e.field.slice(1)}: ${e.message}`).join('; '), {
             fieldErrors,
           });
         }
+        if (body.webhook !== undefined) await assertWebhookAllowed(deps.destinations, body.webhook);
         if (!operation.run) {
           throw new AppError(
             'operation_unavailable',

@@ -31,6 +31,13 @@ export interface GuardedFetcher {
     headers: Record<string, string>,
     opts: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<{ status: number }>;
+  /**
+   * Refuses (fetch_refused) a URL that post() and fetchBytes() would refuse to connect to, as they judge it: the
+   * scheme, an IP literal, or the addresses its host name resolves to now (unless the host name is allow-listed).
+   * A host name that does not resolve, or not within the connect timeout, passes: that is a delivery failure, which
+   * may be transient, not a refusal.
+   */
+  assertDestinationAllowed(url: string): Promise<void>;
   /** Closes the pooled connections; pending requests finish first. */
   close(): Promise<void>;
 }
@@ -113,8 +120,42 @@ export function createGuardedFetcher(options: Config['fetch']): GuardedFetcher {
       }
     },
 
+    async assertDestinationAllowed(url) {
+      const target = parseUrl(url);
+      assertAllowedUrl(target, policy);
+      const host = target.hostname;
+      if (net.isIP(host.replace(/^\[(.*)\]$/, '$1'))) return;
+      const addresses = await resolveWithin(host, options.connectTimeoutMs);
+      const refusal = addresses && refusalOf(host, addresses, policy);
+      if (refusal) throw refusal;
+    },
+
     close: () => agent.close(),
   };
+}
+
+/** All the addresses of a host name, or undefined when it does not resolve within `timeoutMs`. */
+async function resolveWithin(hostname: string, timeoutMs: number): Promise<dns.LookupAddress[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, undefined);
+  });
+  try {
+    return await Promise.race([dns.promises.lookup(hostname, { all: true }).catch(() => undefined), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The refusal of a host name whose addresses are these: any disallowed address refuses it (unless the host name is
+ * allow-listed), and so does having none. Refusing rather than filtering keeps the outcome independent of which
+ * address the connection would have tried first.
+ */
+function refusalOf(hostname: string, addresses: readonly dns.LookupAddress[], policy: AddressPolicy): AppError | undefined {
+  const trusted = policy.isHostAllowlisted(hostname);
+  if (addresses.length === 0 || (!trusted && addresses.some((a) => !policy.isAllowed(a.address)))) return refused(hostname);
+  return undefined;
 }
 
 /** Wraps undici's connector so no socket is opened to an address the policy refuses. */
@@ -131,19 +172,13 @@ function guardedConnector(policy: AddressPolicy, connectTimeoutMs: number): buil
   };
 }
 
-/**
- * A dns.lookup that refuses a hostname if any of its addresses is disallowed (unless the hostname itself
- * is allow-listed). Refusing rather than filtering keeps the outcome independent of which address the
- * connection would have tried first.
- */
+/** A dns.lookup that refuses a host name as refusalOf judges its addresses: the check of every connection. */
 function guardedLookup(policy: AddressPolicy): net.LookupFunction {
   return (hostname, lookupOptions, callback) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const trusted = policy.isHostAllowlisted(hostname);
-      if (addresses.length === 0 || (!trusted && addresses.some((a) => !policy.isAllowed(a.address)))) {
-        return callback(refused(hostname), '', 0);
-      }
+      const refusal = refusalOf(hostname, addresses, policy);
+      if (refusal) return callback(refusal, '', 0);
       if (lookupOptions.all) return callback(null, addresses);
       const [first] = addresses as [dns.LookupAddress];
       callback(null, first.address, first.family);
