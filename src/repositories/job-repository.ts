@@ -197,4 +197,84 @@ export class JobRepository {
     for (const row of rows) counts[row.status] = Number(row.count);
     return counts;
   }
+
+  /**
+   * A user's jobs, newest first (ties broken by id, so the order is total), the page after `after` when given: a
+   * keyset on (created_at, id) that the jobs(user_id, created_at) index serves, so a late page costs what the first
+   * does and jobs created meanwhile neither shift nor repeat entries. Only the columns the job's view shows are read
+   * (never the stored request, which can hold megabytes of data: URLs).
+   */
+  async listForUser(userId: string, page: JobListPage): Promise<JobSummaryRow[]> {
+    let query = this.db.selectFrom('jobs').select(JOB_SUMMARY_COLUMNS).where('user_id', '=', userId);
+    if (page.status) query = query.where('status', '=', page.status);
+    if (page.operation) query = query.where('operation', '=', page.operation);
+    const { after } = page;
+    if (after) query = query.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '<', tuple(after.createdAt, after.id)));
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  }
+
+  /**
+   * Cancels a job of `userId` that is pending and that no worker holds (never claimed, or its claim lapsed at `now`),
+   * settling it as failed with `failure`, and writes the webhook delivery `announce` makes of the cancelled row in the
+   * same transaction (the outbox, as settle does). One UPDATE with claim()'s condition in its WHERE: of a cancel and a
+   * claim racing for one job, exactly one wins. Returns the cancelled row, or undefined when nothing was cancelled.
+   */
+  async cancel(
+    id: string,
+    userId: string,
+    now: string,
+    failure: { code: string; httpStatus: number; message: string },
+    announce: (cancelled: JobRow) => NewDelivery | undefined,
+  ): Promise<JobRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const cancelled = await trx
+        .updateTable('jobs')
+        .set({
+          status: 'failed',
+          error_code: failure.code,
+          error_status: failure.httpStatus,
+          error_message: failure.message,
+          completed_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+        .returningAll()
+        .executeTakeFirst();
+      if (!cancelled) return undefined;
+      const delivery = announce(cancelled);
+      if (delivery) await trx.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
+      return cancelled;
+    });
+  }
+}
+
+/** The columns a job's view shows (services/job-view.ts): a listing reads these and nothing else. */
+const JOB_SUMMARY_COLUMNS = [
+  'id',
+  'status',
+  'output_key',
+  'mode',
+  'created_at',
+  'started_at',
+  'completed_at',
+  'progress',
+  'credits',
+  'error_code',
+  'error_message',
+  'result',
+  'lease_expires_at',
+] as const satisfies readonly (keyof JobRow)[];
+
+export type JobSummaryRow = Pick<JobRow, (typeof JOB_SUMMARY_COLUMNS)[number]>;
+
+/** One page of a user's jobs: at most `limit`, after the job `after` (the last of the previous page), filtered. */
+export interface JobListPage {
+  limit: number;
+  after?: { createdAt: string; id: string };
+  status?: JobStatus;
+  operation?: string;
 }

@@ -2,15 +2,18 @@ import crypto from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Config } from '../config/config.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { JobRepository, JobRow } from '../repositories/job-repository.js';
+import type { JobRepository, JobRow, JobSummaryRow } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { Storage } from '../repositories/storage.js';
 import type { KeyOwner } from '../repositories/user-repository.js';
-import type { JobQueueName } from '../repositories/database/schema.js';
+import type { JobQueueName, JobStatus } from '../repositories/database/schema.js';
 import type { AnyOperation } from './operations/operation.js';
 import type { ModelFallback } from './operations/model-policy.js';
 import type { JobEvents } from './job-events.js';
 import { hashRequest } from './request-hash.js';
+import { decodeJobListCursor, encodeJobListCursor } from './job-list-cursor.js';
+import { toJobView } from './job-view.js';
+import type { WebhookService } from './webhook-service.js';
 
 /** The common fields of every processing request; the rest are the operation's parameters. */
 export interface ProcessingBody {
@@ -38,6 +41,14 @@ export interface Submitted {
   job: JobRow;
   /** True when an Idempotency-Key matched an earlier request and no job was created. */
   replayed: boolean;
+}
+
+/** What GET /v1/jobs asks for: a page size, the previous page's cursor, filters. */
+export interface JobListQuery {
+  limit: number;
+  cursor?: string;
+  status?: JobStatus;
+  operation?: string;
 }
 
 /** How often a waiting synchronous request re-reads the job, for jobs settled by another process. */
@@ -186,6 +197,60 @@ export class JobService {
     const job = await this.deps.jobs.findById(record.job_id);
     if (!job) return undefined;
     return { job, replayed: true };
+  }
+
+  /** A page of the caller's jobs, newest first, and the cursor of the next page when there is one. */
+  async listForOwner(owner: KeyOwner, query: JobListQuery): Promise<{ jobs: JobSummaryRow[]; next?: string }> {
+    const after = query.cursor === undefined ? undefined : decodeJobListCursor(query.cursor);
+    // One more than asked says whether a next page exists without a count.
+    const rows = await this.deps.jobs.listForUser(owner.userId, {
+      limit: query.limit + 1,
+      ...(after ? { after } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.operation ? { operation: query.operation } : {}),
+    });
+    const jobs = rows.slice(0, query.limit);
+    const last = jobs.at(-1);
+    return rows.length > query.limit && last ? { jobs, next: encodeJobListCursor(last) } : { jobs };
+  }
+
+  /**
+   * Cancels a job of the caller that no worker has taken (or whose worker's claim lapsed): it settles as failed with
+   * `job_cancelled`, and a job with a webhook is announced with `job.failed` like any failure, in the same transaction,
+   * so a receiver never waits for an event that will not come. A job under a live claim or already settled is a 409.
+   */
+  async cancel(owner: KeyOwner, id: string, webhooks: Pick<WebhookService, 'newDelivery' | 'wake'>): Promise<JobRow> {
+    for (;;) {
+      const job = await this.getForOwner(owner, id);
+      const now = new Date();
+      if (job.status !== 'pending') {
+        throw new AppError('job_not_cancellable', 409, `the job already settled (${job.status}); only a pending job can be cancelled`, {
+          jobId: job.id,
+        });
+      }
+      if (job.lease_expires_at !== null && Date.parse(job.lease_expires_at) > now.getTime()) {
+        throw new AppError('job_not_cancellable', 409, 'the job is already running; only a job no worker has started can be cancelled', {
+          jobId: job.id,
+        });
+      }
+      const failure = { code: 'job_cancelled', httpStatus: 409, message: 'the job was cancelled by its owner (DELETE /v1/job/{id})' };
+      const cancelled = await this.deps.jobs.cancel(job.id, owner.userId, now.toISOString(), failure, (row) =>
+        row.webhook_url
+          ? webhooks.newDelivery({
+              jobId: row.id,
+              userId: row.user_id,
+              url: row.webhook_url,
+              payload: { type: 'job.failed', ...toJobView(row, this.deps.config.publicUrl) },
+            })
+          : undefined,
+      );
+      if (cancelled) {
+        this.deps.events.settled(cancelled.id);
+        if (cancelled.webhook_url) webhooks.wake();
+        return cancelled;
+      }
+      // A worker claimed the job, or it settled, between the read and the cancel: the next read says which.
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { HttpApp } from '../http-app.js';
 import { AppError } from '../../errors.js';
 import type { Config } from '../../config/config.js';
@@ -7,15 +7,27 @@ import { setDegradedHeader } from '../job-headers.js';
 import type { JobRepository } from '../../repositories/job-repository.js';
 import { StorageObjectMissing, type Storage } from '../../repositories/storage.js';
 import { toJobView } from '../../services/job-view.js';
+import type { WebhookService } from '../../services/webhook-service.js';
 import { requireOwner } from '../plugins/authentication.js';
-import { COMMON_PROBLEMS, PROBLEM_REF } from '../schemas/problem.js';
+import { COMMON_PROBLEMS, PROBLEM_REF, problemResponse } from '../schemas/problem.js';
+import { JobListQuerySchema, JobListSchema } from '../schemas/job.js';
 import { EXPECTED } from '../validation-messages.js';
+
+/** Jobs per page of GET /v1/jobs when the query does not say. */
+const DEFAULT_PAGE_SIZE = 20;
 
 const OUTPUT_FILE = '^[0-9a-f]{32}(\\.[a-z]{3,4}|-mask\\.png)$';
 
 export function registerJobRoutes(
   app: HttpApp,
-  deps: { jobs: JobService; jobRepository: JobRepository; storage: Storage; config: Config },
+  deps: {
+    jobs: JobService;
+    jobRepository: JobRepository;
+    storage: Storage;
+    config: Config;
+    /** Announces a cancelled job that has a webhook (job.failed, code job_cancelled). */
+    webhooks: Pick<WebhookService, 'newDelivery' | 'wake'>;
+  },
 ): void {
   app.get(
     '/v1/job/:id',
@@ -47,6 +59,59 @@ export function registerJobRoutes(
       const job = await deps.jobs.getForOwner(owner, id);
       setDegradedHeader(reply, fallbacksOf(job));
       return toJobView(job, deps.config.publicUrl);
+    },
+  );
+
+  app.get(
+    '/v1/jobs',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary: 'Extension: the caller’s jobs, newest first, a page at a time.',
+        description:
+          'Each job as GET /v1/job/{id} shows it. Pass a page’s `next` as `cursor` for the following page; pages stay consistent while new jobs arrive (they appear on the first page, not in the middle).',
+        security: [{ bearerAuth: [] }],
+        querystring: JobListQuerySchema,
+        response: { 200: JobListSchema, ...COMMON_PROBLEMS },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request);
+      const query = request.query as Static<typeof JobListQuerySchema>;
+      const page = await deps.jobs.listForOwner(owner, {
+        limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
+        ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+        ...(query.status === undefined ? {} : { status: query.status }),
+        ...(query.operation === undefined ? {} : { operation: query.operation }),
+      });
+      const now = Date.now();
+      return { jobs: page.jobs.map((job) => toJobView(job, deps.config.publicUrl, now)), ...(page.next ? { next: page.next } : {}) };
+    },
+  );
+
+  app.delete(
+    '/v1/job/:id',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary: 'Extension: cancels a job no worker has started; it settles as failed with the code job_cancelled.',
+        description:
+          'A job with a webhook is announced with `job.failed` (code `job_cancelled`). A job already running, or already settled, is a 409 `job_not_cancellable` and is left as it is.',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: {
+          200: { description: 'The cancelled job.', content: { 'application/json': { schema: Type.Ref('Job') } } },
+          ...COMMON_PROBLEMS,
+          404: PROBLEM_REF,
+          409: problemResponse('The job is running or has settled: it cannot be cancelled.'),
+        },
+      },
+    },
+    async (request) => {
+      const owner = requireOwner(request);
+      const { id } = request.params as { id: string };
+      const cancelled = await deps.jobs.cancel(owner, id, deps.webhooks);
+      return toJobView(cancelled, deps.config.publicUrl);
     },
   );
 
