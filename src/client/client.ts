@@ -1,7 +1,7 @@
 import { send, sendJson } from './http.js';
 import { resolveOptions, type CallOptions, type ClientOptions, type ProcessingOptions, type Settings } from './options.js';
 import type { OperationName, Requests } from './requests.js';
-import type { Acknowledgement, DownloadedImage, Furniture, Job, Room, Sky, Style, SyncResult } from './responses.js';
+import type { Acknowledgement, DownloadedImage, Furniture, Job, JobList, JobListQuery, Room, Sky, Style, SyncResult } from './responses.js';
 import { pollJob, type WaitOptions } from './wait-for-job.js';
 
 /**
@@ -80,6 +80,30 @@ export class RoomcraftClient {
   /** GET /v1/job/{id}. */
   getJob(id: string, options: CallOptions = {}): Promise<Job> {
     return this.get(`v1/job/${encodeURIComponent(id)}`, options);
+  }
+
+  /** GET /v1/jobs (extension): a page of the caller's jobs, newest first; pass `next` back as `cursor`. */
+  listJobs(query: JobListQuery = {}, options: CallOptions = {}): Promise<JobList> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    const search = params.size > 0 ? `?${params}` : '';
+    return this.get(`v1/jobs${search}`, options);
+  }
+
+  /**
+   * DELETE /v1/job/{id} (extension): cancels a job no worker has started; resolves with the job, failed with the code
+   * `job_cancelled`. A running or settled job rejects with a RoomcraftError `job_not_cancellable` (409). Not retried:
+   * a retry after a cancel that went through would answer 409.
+   */
+  cancelJob(id: string, options: CallOptions = {}): Promise<Job> {
+    return sendJson(this.settings, {
+      method: 'DELETE',
+      path: `v1/job/${encodeURIComponent(id)}`,
+      headers: options.headers,
+      signal: options.signal,
+      authenticate: true,
+      retryable: false,
+    });
   }
 
   /** Reads the job every `interval` ms until it settles; resolves with it, succeeded or failed (see pollJob). */

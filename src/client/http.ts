@@ -2,7 +2,7 @@ import type { Settings } from './options.js';
 import { problemOf, RoomcraftError, unexpectedResponse } from './roomcraft-error.js';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** An API path such as `v1/job/x`, resolved under the base URL, or an absolute URL (output images). */
   path: string;
   /** Sent as JSON. */

@@ -1,6 +1,7 @@
 /**
  * The Roomcraft client: `new RoomcraftClient({ baseUrl, apiKey })`, one method per processing operation, getJob,
- * waitForJob, download and the lookups; RoomcraftError for every problem answer. Node's fetch only, no dependency.
+ * waitForJob, listJobs, cancelJob, download and the lookups; RoomcraftError for every problem answer. Node's fetch
+ * only, no dependency.
  */
 export { RoomcraftClient, type OperationMethod } from './client.js';
 export { DEFAULTS, type CallOptions, type ClientOptions, type ProcessingOptions } from './options.js';

@@ -10,8 +10,16 @@ export interface DocumentField {
   values?: unknown[];
 }
 
-/** The GET routes the client calls besides the processing ones. */
-export const CLIENT_GET_PATHS = ['/v1/job/{id}', '/v1/styles', '/v1/rooms', '/v1/furnitures', '/v1/skies'] as const;
+/** The routes the client calls besides the processing POSTs, as [method, path] in the document's spelling. */
+export const CLIENT_ROUTES = [
+  ['get', '/v1/job/{id}'],
+  ['delete', '/v1/job/{id}'],
+  ['get', '/v1/jobs'],
+  ['get', '/v1/styles'],
+  ['get', '/v1/rooms'],
+  ['get', '/v1/furnitures'],
+  ['get', '/v1/skies'],
+] as const;
 
 type Json = Record<string, unknown>;
 
@@ -54,9 +62,9 @@ export function differencesFromOpenApi(document: unknown): string[] {
     const item = paths[`/v1/${name}`];
     if (!isObject(item) || !isObject(item.post)) differences.push(`the client posts to /v1/${name}, which the document lacks`);
   }
-  for (const path of CLIENT_GET_PATHS) {
+  for (const [method, path] of CLIENT_ROUTES) {
     const item = paths[path];
-    if (!isObject(item) || !isObject(item.get)) differences.push(`the client reads GET ${path}, which the document lacks`);
+    if (!isObject(item) || !isObject(item[method])) differences.push(`the client ${method === 'get' ? 'reads' : 'calls'} ${method.toUpperCase()} ${path}, which the document lacks`);
   }
   return differences;
 }

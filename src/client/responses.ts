@@ -41,6 +41,26 @@ export interface Job {
   result?: Record<string, unknown>;
   /** Credits the job costs, on servers that report them (test keys cost 0). */
   credits?: number;
+  /** While the job runs and has reported progress: the seconds it should still take (an extrapolation). */
+  estimatedSecondsLeft?: number;
+}
+
+/** A page of GET /v1/jobs: the caller's jobs, newest first. */
+export interface JobList {
+  jobs: Job[];
+  /** Pass as `cursor` for the next page; absent on the last page. */
+  next?: string;
+}
+
+/** What listJobs() asks for; every field is optional. */
+export interface JobListQuery {
+  /** Jobs per page, 1 to 100 (server default 20). */
+  limit?: number;
+  /** The `next` of the previous page. */
+  cursor?: string;
+  status?: JobStatus;
+  /** An operation's path name, e.g. `upscale`. */
+  operation?: string;
 }
 
 export interface Style {
