@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
@@ -11,7 +10,9 @@ import { JobRepository } from './repositories/job-repository.js';
 import { IdempotencyRepository } from './repositories/idempotency-repository.js';
 import { UserRepository } from './repositories/user-repository.js';
 import { WebhookRepository } from './repositories/webhook-repository.js';
-import { LocalStorage } from './repositories/storage.js';
+import { createStorage } from './repositories/create-storage.js';
+import { createRateLimitStore } from './repositories/rate-limit-store.js';
+import { trustProxyOption } from './http/trust-proxy.js';
 import { ModelRegistry } from './repositories/models/model-registry.js';
 import { ModelStore } from './repositories/models/model-store.js';
 import { createGuardedFetcher } from './repositories/fetcher/guarded-fetcher.js';
@@ -24,8 +25,13 @@ import { BlenderRenderer } from './repositories/blender/blender-renderer.js';
 import { WorkerPool } from './jobs/worker-pool.js';
 import { JobProcessor } from './jobs/job-processor.js';
 import { InProcessQueue } from './jobs/in-process-queue.js';
+import { openRedis } from './repositories/redis-connection.js';
+import { RedisJobConsumer, RedisJobQueue } from './repositories/queue/redis-job-queue.js';
+import { SettleChannel } from './repositories/queue/settle-channel.js';
+import { registerHealthRoute } from './http/routes/health-routes.js';
 import { JobSweeper } from './jobs/job-sweeper.js';
-import { registerProblemDetails } from './http/plugins/problem-details.js';
+import { registerProblemDetails, problemOnClientError, problemOnFrameworkError } from './http/plugins/problem-details.js';
+import { registerJsonBody, dataUrlBodyLimit, SMALL_BODY_LIMIT_BYTES } from './http/plugins/json-body.js';
 import { registerAuthentication } from './http/plugins/authentication.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
@@ -37,6 +43,9 @@ import { registerOperationRoutes } from './http/routes/operation-routes.js';
 import { registerJobRoutes } from './http/routes/job-routes.js';
 import { registerCatalogRoutes } from './http/routes/catalog-routes.js';
 import { registerStatusRoutes } from './http/routes/status-routes.js';
+import { registerMetricsRoutes } from './http/routes/metrics-routes.js';
+import { MetricsRepository } from './repositories/metrics-repository.js';
+import { createServiceMetrics } from './services/metrics/service-metrics.js';
 import { VERSION } from './version.js';
 import type { HttpApp } from './http/http-app.js';
 
@@ -52,18 +61,20 @@ export type App = HttpApp;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Builds the whole service without listening: the api role registers the routes, the worker role runs jobs and
- * delivers webhooks. Tests drive it with inject(); `roomcraft serve` calls listen().
+ * Builds the whole service without listening: the api role serves the API and queues jobs, the worker role runs jobs
+ * and delivers webhooks and serves only /health; embedded is both. Tests drive it with inject(); `roomcraft serve`
+ * calls listen().
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const logger = deps.logger ?? createLogger(config);
   const database = deps.database ?? (await openDatabase(config));
   const catalog = deps.catalog ?? loadCatalog();
   const isWorker = config.roles.includes('worker');
+  const isApi = config.roles.includes('api');
 
   const jobRepository = new JobRepository(database.db);
   const userRepository = new UserRepository(database.db);
-  const storage = new LocalStorage(path.join(config.dataDir, 'outputs'));
+  const storage = await createStorage(config);
   const models = new ModelStore(config.models.cacheDir, ModelRegistry.load(), { logger: logger.child({ component: 'models' }) });
   const fetcher = createGuardedFetcher(config.fetch);
   const events = new JobEvents();
@@ -75,23 +86,49 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     config: config.webhooks,
     logger: logger.child({ component: 'webhooks' }),
   });
+  const redis = config.redisUrl ? openRedis(config.redisUrl, config.roles.join('+')) : undefined;
+  const settleChannel = redis ? new SettleChannel(redis, config.redisPrefix) : undefined;
+  const redisQueue = redis ? new RedisJobQueue(redis, config.redisPrefix, logger.child({ component: 'queue' })) : undefined;
 
-  let queue: JobQueue = { enqueue: () => {} };
-  let worker: { pool: WorkerPool; processor: JobProcessor; queue: InProcessQueue; sweeper: JobSweeper } | undefined;
+  let queue: JobQueue = redisQueue ?? { enqueue: () => {} };
+  let worker: WorkerParts | undefined;
   if (isWorker) {
     const pool = new WorkerPool(config, logger.child({ component: 'workers' }));
-    const processor = new JobProcessor({ jobs: jobRepository, storage, pool, events, webhooks, config, logger });
-    const inProcess = new InProcessQueue((id) => processor.process(id), pool.threads, logger);
+    const processor = new JobProcessor({
+      jobs: jobRepository,
+      storage,
+      pool,
+      events,
+      webhooks,
+      ...(settleChannel ? { publisher: settleChannel } : {}),
+      config,
+      logger,
+    });
+    const handle = (id: string) => processor.process(id);
+    // With Redis, ids come from the shared queues; embedded, from memory. The sweep feeds whichever it is.
+    const intake: Intake = redis
+      ? new RedisJobConsumer({
+          connection: redis,
+          prefix: config.redisPrefix,
+          queues: config.jobs.queues,
+          // One render at a time per process (they take every core); light jobs as many as there are threads.
+          concurrency: { light: pool.threads, heavy: 1 },
+          handle,
+          logger: logger.child({ component: 'queue' }),
+        })
+      : new InProcessQueue(handle, pool.threads, logger);
+    if (intake instanceof InProcessQueue) queue = intake;
     const sweeper = new JobSweeper({
       jobs: jobRepository,
       idempotency: new IdempotencyRepository(database.db),
       storage,
-      queue: inProcess,
+      queue,
       config,
       logger,
     });
-    worker = { pool, processor, queue: inProcess, sweeper };
-    queue = inProcess;
+    worker = { pool, processor, intake, sweeper };
+  } else if (!redis) {
+    logger.warn('the api role without REDIS_URL cannot wake workers: they find new jobs at their next sweep (ROOMCRAFT_SWEEP_INTERVAL_MS)');
   }
   const jobs = new JobService({
     jobs: jobRepository,
@@ -113,7 +150,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     workerStats: () => ({
       threads: worker?.pool.threads ?? 0,
       busy: worker?.pool.busy ?? 0,
-      queued: (worker?.queue.depth ?? 0) + (worker?.pool.queued ?? 0),
+      queued: (worker?.intake instanceof InProcessQueue ? worker.intake.depth : 0) + (worker?.pool.queued ?? 0),
     }),
     models: () => models.list(),
     loadedModels: () => worker?.pool.loadedModels ?? new Set<string>(),
@@ -123,8 +160,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    // Data URLs of an image and a mask at the fetch cap, base64-encoded, plus the JSON around them.
-    bodyLimit: Math.ceil((config.fetch.maxBytes * 4) / 3) * 2 + 64 * 1024,
+    // Only the processing routes take data: URLs; they set their own, larger, limit (operation-routes.ts).
+    bodyLimit: SMALL_BODY_LIMIT_BYTES,
+    // Whose X-Forwarded-For is believed (request.ip, the anonymous rate-limit budget): the listed proxies only.
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Every 4xx is a problem, including what the router and Node's HTTP parser refuse before any route runs.
+    frameworkErrors: problemOnFrameworkError,
+    clientErrorHandler: problemOnClientError,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
@@ -141,22 +183,31 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     reply.header('x-request-id', request.id);
   });
   registerProblemDetails(app);
-  // Request bodies are JSON and nothing else: a text/plain body is a 415, as for any other media type.
-  app.removeContentTypeParser('text/plain');
-  app.addSchema(ProblemSchema);
-  app.addSchema(JobSchema);
-  app.addSchema(SyncResultSchema);
-  await registerOpenApi(app, config, VERSION);
-  // Before authentication and rate limiting: a browser's preflight carries no API key.
-  registerCors(app, config.cors.origins);
-  registerAuthentication(app, keys);
-  registerRateLimit(app, config.rateLimit.perMinute);
-  registerOperationRoutes(app, { jobs, catalog });
-  registerJobRoutes(app, { jobs, jobRepository, storage, config });
-  registerCatalogRoutes(app, catalog);
-  registerStatusRoutes(app, status);
+  if (isApi) {
+    // Request bodies are JSON and nothing else: a text/plain body is a 415, as for any other media type.
+    app.removeContentTypeParser('text/plain');
+    registerJsonBody(app);
+    app.addSchema(ProblemSchema);
+    app.addSchema(JobSchema);
+    app.addSchema(SyncResultSchema);
+    await registerOpenApi(app, config, VERSION);
+    // Before authentication and rate limiting: a browser's preflight carries no API key.
+    registerCors(app, config.cors.origins);
+    registerAuthentication(app, keys);
+    registerRateLimit(app, config.rateLimit.perMinute, {
+      store: createRateLimitStore(config, logger.child({ component: 'rate-limit' })),
+    });
+    registerOperationRoutes(app, { jobs, catalog, destinations: fetcher, bodyLimit: dataUrlBodyLimit(config.fetch.maxBytes) });
+    registerJobRoutes(app, { jobs, jobRepository, storage, config, webhooks });
+    registerCatalogRoutes(app, catalog);
+    registerStatusRoutes(app, status);
+    registerMetricsRoutes(app, createServiceMetrics(new MetricsRepository(database.db, database.engine)));
+  }
+  registerHealthRoute(app, { roles: config.roles, ping: () => jobRepository.countByStatus().then(() => undefined) });
 
   app.addHook('onReady', async () => {
+    // API processes hear of jobs settled by workers elsewhere, so synchronous requests answer at once.
+    if (isApi && settleChannel) await settleChannel.subscribe((id) => events.settled(id), logger);
     if (!worker) return;
     await worker.sweeper.recoverAtStart();
     worker.sweeper.start();
@@ -165,19 +216,37 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.addHook('onClose', async () => {
     if (worker) {
       worker.sweeper.stop();
-      await drainRunningJobs(worker.queue, worker.processor, config.jobs.shutdownGraceMs);
+      await drainRunningJobs(worker.intake, worker.processor, config.jobs.shutdownGraceMs);
       await worker.pool.close();
     }
     await webhooks.stop();
+    await settleChannel?.close();
+    await redisQueue?.close();
+    await redis?.quit().catch(() => {});
     await fetcher.close();
     if (!deps.database) await database.close();
   });
   return app;
 }
 
-/** Lets running jobs finish within the grace period, then aborts the rest; those stay pending for the next start. */
-async function drainRunningJobs(queue: InProcessQueue, processor: JobProcessor, graceMs: number): Promise<void> {
-  const drained = queue.close();
+/** Where a worker's jobs come from: stops taking new ones on close() and resolves when the taken ones are handled. */
+interface Intake {
+  close(): Promise<void>;
+}
+
+interface WorkerParts {
+  pool: WorkerPool;
+  processor: JobProcessor;
+  intake: Intake;
+  sweeper: JobSweeper;
+}
+
+/**
+ * Lets running jobs finish within the grace period, then aborts the rest; their claims are given up, so they run
+ * again at once on another worker or at the next start.
+ */
+async function drainRunningJobs(intake: Intake, processor: JobProcessor, graceMs: number): Promise<void> {
+  const drained = intake.close();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, graceMs);
