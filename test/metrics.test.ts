@@ -211,4 +211,19 @@ describe('GET /metrics', () => {
     const started = value(parsed, 'process_start_time_seconds')!;
     assert.ok(started <= Date.now() / 1000 && started > Date.now() / 1000 - process.uptime() - 5);
   });
+  it('counts each 429 of the rate limit under its policy', async () => {
+    const limited = await startTestApp({ roles: ['api'], rateLimit: { perMinute: 1 } });
+    try {
+      const before = value(await scrape(), 'roomcraft_rate_limited_total', { policy: 'default' })!;
+      // Calls until one is refused: a minute rolling over between two calls only means one more call.
+      let refused = 0;
+      while (refused === 0) {
+        const response = await limited.app.inject({ method: 'GET', url: '/v1/styles', headers: limited.auth });
+        if (response.statusCode === 429) refused += 1;
+      }
+      assert.equal(value(await scrape(), 'roomcraft_rate_limited_total', { policy: 'default' }), before + refused);
+    } finally {
+      await limited.close();
+    }
+  });
 });

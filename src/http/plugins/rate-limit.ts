@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { HttpApp } from '../http-app.js';
 import { AppError } from '../../errors.js';
 import { MemoryCounterStore, type CounterStore } from '../../repositories/rate-limit-store.js';
+import { rateLimited } from '../../services/metrics/process-counters.js';
 
 const WINDOW_MS = 60_000;
 
@@ -57,6 +58,7 @@ export function registerRateLimit(app: HttpApp, perMinute: number, options: Rate
     reply.header('ratelimit-policy', `"${policy}";q=${quota};w=${WINDOW_MS / 1000}`);
     reply.header('ratelimit', `"${policy}";r=${Math.max(0, quota - count)};t=${resetSeconds}`);
     if (count > quota) {
+      rateLimited.inc({ policy });
       throw new AppError('rate_limited', 429, `more than ${quota} requests in a minute; retry in ${resetSeconds} s`, {
         retryAfterSeconds: resetSeconds,
       });
