@@ -8,7 +8,7 @@ const USAGE = `Usage: roomcraft <command>
 
   serve                                   start the service (roles from ROOMCRAFT_ROLES, default api,worker)
   keys create --email E --kind test|live  create a user's API key; the key is printed alone on the last line
-  keys revoke --prefix P                  revoke the key whose listed prefix is P
+  keys revoke --prefix P                  revoke the one key whose prefix starts with P (or the whole key)
   webhook-secret --email E                print the user's webhook signing secret
   models install                          fetch and verify the models of the registry
   models list                             show every model: present, verified, licence
