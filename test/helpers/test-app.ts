@@ -3,7 +3,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config, type DeepPartial } from '../../src/config/config.js';
 import { UserRepository } from '../../src/repositories/user-repository.js';
 import { KeyService, type CreatedKey } from '../../src/services/key-service.js';
-import { s3StorageOverrides, startS3Server } from './s3-server.js';
+import { acquireSharedServices } from './shared-services.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { HANG_MS } from './until.js';
 
@@ -21,12 +21,12 @@ export interface TestApp {
 
 /**
  * The whole service on a fresh database (SQLite, or PostgreSQL under ROOMCRAFT_TEST_DATABASE_URL), loopback fetches
- * allowed; its outputs on local disk, or under ROOMCRAFT_TEST_S3=1 in a bucket of its own s3rver (unless the test
- * chose its storage).
+ * allowed; its outputs on local disk, or under ROOMCRAFT_TEST_S3=1 in an s3rver bucket (unless the test chose its
+ * storage); its queues in memory, or on Redis under ROOMCRAFT_TEST_REDIS_URL (see ./shared-services.ts).
  */
 export async function startTestApp(overrides: DeepPartial<Config> = {}, database?: TestDatabase): Promise<TestApp> {
   const db = database ?? (await openTestDatabase());
-  const s3 = process.env.ROOMCRAFT_TEST_S3 === '1' && !overrides.storage ? await startS3Server() : undefined;
+  const shared = await acquireSharedServices(db.dataDir, overrides.storage !== undefined);
   const config = loadConfig(
     {},
     {
@@ -35,8 +35,8 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
       publicUrl: 'http://roomcraft.test',
       // Tests poll get-job in tight loops; the rate-limit test sets its own budget.
       rateLimit: { perMinute: 1_000_000 },
+      ...shared.overrides,
       ...overrides,
-      ...(s3 ? s3StorageOverrides(s3) : {}),
       // Fetches, synchronous waits and webhook sends that should succeed get all the time a loaded machine needs;
       // a test that wants one of them to time out says so, with something on the other side that never answers.
       fetch: { allow: ['127.0.0.1/32'], connectTimeoutMs: HANG_MS, totalTimeoutMs: HANG_MS, ...overrides.fetch },
@@ -59,7 +59,7 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
     createUser: (email, kind = 'test') => keys.createKey(email, kind),
     async close() {
       await app.close();
-      await s3?.close();
+      await shared.release();
       if (!database) await db.close();
     },
   };

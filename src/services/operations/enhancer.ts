@@ -18,12 +18,16 @@ const LEARNED_RETOUCH_SIDE = 128;
 
 /** Privacy has no fallback: a photo asked to be blurred is never returned unblurred, so a missing detector is a 503. */
 async function privacyModels(models: ImageModels): Promise<PrivacyModels> {
-  const [faces, vehicles, text] = await Promise.all([
+  const loaded = await Promise.allSettled([
     requireDetector(models, PRIVACY_MODEL_NAMES.faces),
     requireDetector(models, PRIVACY_MODEL_NAMES.vehicles),
     requireDetector(models, PRIVACY_MODEL_NAMES.text),
   ]);
-  return { faces, vehicles, text };
+  // With several missing, the first in the declared order is named, whichever check finished first.
+  const missing = loaded.find((result) => result.status === 'rejected');
+  if (missing) throw missing.reason;
+  const [faces, vehicles, text] = loaded.map((result) => (result as PromiseFulfilledResult<PrivacyModels['faces']>).value);
+  return { faces: faces!, vehicles: vehicles!, text: text! };
 }
 
 export const enhancer = defineOperation({
