@@ -187,6 +187,35 @@ export class JobRepository {
     await this.db.updateTable('jobs').set({ output_key: null }).where('id', '=', id).execute();
   }
 
+  /** Records the storage keys of job `jobId`'s inputs, before they are put in storage and before the job is written. */
+  async recordStoredInputs(jobId: string, keys: readonly string[], createdAt: string): Promise<void> {
+    await this.db
+      .insertInto('stored_inputs')
+      .values(keys.map((key) => ({ key, job_id: jobId, created_at: createdAt })))
+      .execute();
+  }
+
+  /** Drops the records of inputs that were removed from storage. */
+  async forgetStoredInputs(keys: readonly string[]): Promise<void> {
+    await this.db.deleteFrom('stored_inputs').where('key', 'in', keys).execute();
+  }
+
+  /**
+   * Keys of inputs recorded before `recordedBefore` whose job has settled or was never written: left behind by a
+   * process that stopped between the settle (or a failed submit) and their removal. Inputs of pending jobs stay.
+   */
+  async listAbandonedStoredInputs(recordedBefore: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('stored_inputs')
+      .leftJoin('jobs', 'jobs.id', 'stored_inputs.job_id')
+      .select('stored_inputs.key')
+      .where('stored_inputs.created_at', '<', recordedBefore)
+      .where((eb) => eb.or([eb('jobs.id', 'is', null), eb('jobs.status', '!=', 'pending')]))
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.key);
+  }
+
   async countByStatus(): Promise<Record<JobStatus, number>> {
     const rows = await this.db
       .selectFrom('jobs')

@@ -7,12 +7,14 @@ import type { Config } from '../../config/config.js';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
 import * as jobLeases from './migrations/0002-job-leases.js';
+import * as storedInputs from './migrations/0003-stored-inputs.js';
 
 export type Db = Kysely<Database>;
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-job-leases': jobLeases,
+  '0003-stored-inputs': storedInputs,
 };
 
 export interface DatabaseHandle {

@@ -9,6 +9,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  stored_inputs: StoredInputsTable;
 }
 
 export interface UsersTable {
@@ -42,7 +43,7 @@ export interface JobsTable {
   operation: string;
   mode: string;
   status: JobStatus;
-  /** JSON: the validated request body (url, mask, operation parameters). */
+  /** JSON: the validated request (services/job-service.ts StoredRequest); data: URL inputs are in storage instead. */
   request: string;
   webhook_url: string | null;
   credits: number;
@@ -68,6 +69,15 @@ export interface JobsTable {
 }
 
 export type JobQueueName = 'light' | 'heavy';
+
+/** An input a client sent as a data: URL, kept in storage until its job settles. */
+export interface StoredInputsTable {
+  /** Its storage key, `input-<job id>-image` or `input-<job id>-mask`. */
+  key: string;
+  /** Its job. Recorded before the job is written, so a job that never came to be leaves a record with no job. */
+  job_id: string;
+  created_at: string;
+}
 
 export interface IdempotencyKeysTable {
   user_id: string;
