@@ -207,7 +207,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   app.addHook('onReady', async () => {
     // API processes hear of jobs settled by workers elsewhere, so synchronous requests answer at once.
-    if (isApi && settleChannel) await settleChannel.subscribe((id) => events.settled(id), logger);
+    // Not awaited: an API process starts and serves while Redis is away; until the subscription holds, waiting
+    // requests see their job settle at their next re-read (every second).
+    if (isApi && settleChannel) {
+      settleChannel.subscribe((id) => events.settled(id), logger).catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not subscribe to settle notices; synchronous requests fall back to re-reading');
+      });
+    }
     if (!worker) return;
     await worker.sweeper.recoverAtStart();
     worker.sweeper.start();

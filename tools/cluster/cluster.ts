@@ -73,6 +73,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ROOMCRAFT_DATA_DIR: workDir,
     // The models `roomcraft models install` put in the repository's data directory.
     ROOMCRAFT_MODEL_DIR: process.env.ROOMCRAFT_MODEL_DIR ?? path.join(ROOT, 'data/models'),
+    // Output URLs name the first API process (a load balancer's address in a real deployment), never a worker.
+    ROOMCRAFT_PUBLIC_URL: `http://127.0.0.1:${options.basePort}`,
     ...options.env,
   };
   const processes: ClusterProcess[] = [];

@@ -27,7 +27,7 @@ process.stdout.write(
     `  API key    ${key}`,
     '',
     `Try: curl -s ${cluster.apiUrls[0]}/v1/upscale -H "Authorization: Bearer ${key}" -H 'content-type: application/json' \\`,
-    `       -d '{"url":"https://example.com/room.jpg"}'`,
+    `       -d '{"url":"https://<a photo of a room>.jpg"}'   (a photo on this machine: ROOMCRAFT_FETCH_ALLOW=127.0.0.1/32)`,
     'Ctrl-C stops every process.',
     '',
   ].join('\n'),

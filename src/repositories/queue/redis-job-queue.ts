@@ -25,7 +25,12 @@ export class RedisJobQueue implements JobQueue {
     prefix: string,
     private readonly logger: Logger,
   ) {
-    const make = (name: JobQueueName) => new Queue(name, { connection, prefix });
+    const make = (name: JobQueueName) => {
+      const queue = new Queue(name, { connection, prefix });
+      // Without a listener, a Redis outage prints raw stack traces; the adds that fail are logged where they fail.
+      queue.on('error', (error) => this.logger.debug({ err: error, queue: name }, 'queue connection error'));
+      return queue;
+    };
     this.queues = { light: make('light'), heavy: make('heavy') };
   }
 

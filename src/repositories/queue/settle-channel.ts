@@ -24,12 +24,14 @@ export class SettleChannel {
   /** Calls `onSettled` with each job id published by any process; pub/sub needs a connection of its own. */
   async subscribe(onSettled: (jobId: string) => void, logger: Logger): Promise<void> {
     const subscriber = this.publisher.duplicate();
-    subscriber.on('error', (error) => logger.warn({ err: error }, 'settle channel error'));
+    // Held before the subscription completes, so close() ends it even while Redis is away.
+    this.subscriber = subscriber;
+    // ioredis reconnects and subscribes again by itself; each failed reconnection is an 'error' event.
+    subscriber.on('error', (error) => logger.debug({ err: error }, 'settle channel connection error'));
     subscriber.on('message', (channel: string, jobId: string) => {
       if (channel === this.channel) onSettled(jobId);
     });
     await subscriber.subscribe(this.channel);
-    this.subscriber = subscriber;
   }
 
   async close(): Promise<void> {
