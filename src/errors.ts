@@ -58,6 +58,7 @@ export const ERROR_TITLES = {
   image_too_large: 'The image has too many pixels',
   output_too_large: 'The result would have too many pixels',
   mask_size_mismatch: 'The mask does not have the image dimensions',
+  input_missing: 'The stored input image is gone',
   no_room_for_furniture: 'There is no room for the furniture',
   renderer_unavailable: 'The 3D renderer is not installed',
   render_failed: 'Rendering failed',

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
 import type { Config } from '../src/config/config.js';
+import { AppError } from '../src/errors.js';
 import { WebhookRepository, type WebhookDelivery } from '../src/repositories/webhook-repository.js';
 import { generateWebhookSecret, verifyWebhook } from '../src/security/webhook-signature.js';
 import { WebhookService, type WebhookServiceDeps, type WebhookTransport } from '../src/services/webhook-service.js';
@@ -351,6 +352,25 @@ describe('WebhookService', () => {
     assert.equal(attempts[1]?.error, 'fetch_failed: socket hang up');
     assert.equal(attempts[2]?.response_status, 200);
     assert.equal(hook.requests.length, 1);
+  });
+
+  test('records a receiver too slow for the timeout as such, with what it should do', async () => {
+    // The guarded fetcher reports a send that outlived its timeout as fetch_timeout; the record names the cause.
+    const hook = await receiver(() => 200);
+    let calls = 0;
+    const slowThenFine: WebhookTransport = {
+      post: async (url, body, headers, options) => {
+        calls += 1;
+        if (calls === 1) throw new AppError('fetch_timeout', 400, '127.0.0.1 did not answer in time');
+        return loopbackTransport.post(url, body, headers, options);
+      },
+    };
+    const webhooks = service({ transport: slowThenFine, config: { ...webhookConfig, timeoutMs: 1234 } });
+    webhooks.start();
+    const id = await webhooks.enqueue({ jobId: 'job_1', userId: USER, url: hook.url, payload: PAYLOAD });
+    assert.equal((await settled(id)).status, 'delivered');
+    const [first] = await repository.listAttempts(id);
+    assert.match(first?.error ?? '', /^receiver_timeout: no answer within 1234 ms; .*deduplicating on webhook-id$/);
   });
 
   test('sends at most four at a time, and stop() waits for the sends under way', async () => {

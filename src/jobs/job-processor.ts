@@ -4,14 +4,14 @@ import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { Config } from '../config/config.js';
 import type { JobOutcome, JobRepository, JobRow } from '../repositories/job-repository.js';
-import type { Storage } from '../repositories/storage.js';
+import { StorageObjectMissing, type Storage } from '../repositories/storage.js';
 import type { NewDelivery } from '../repositories/webhook-repository.js';
 import type { JobEvents } from '../services/job-events.js';
 import type { WebhookRequest } from '../services/webhook-service.js';
 import { changeMaskKey, outputUrl, toJobView } from '../services/job-view.js';
-import type { StoredRequest } from '../services/job-service.js';
+import { discardStoredInputs, storedInputKeys, type StoredRequest } from '../services/job-service.js';
 import type { WorkerPool } from './worker-pool.js';
-import { jobTask } from './task.js';
+import { jobTask, type StoredInputBytes } from './task.js';
 import { retryTransient } from './retry-transient.js';
 
 /** What the processor needs of the webhook service: a delivery to write with the settle, and a nudge once written. */
@@ -85,7 +85,7 @@ export class JobProcessor {
     const started = performance.now();
     let outcome: JobOutcome;
     try {
-      const output = await this.deps.pool.run(jobTask(job.operation, request), {
+      const output = await this.deps.pool.run(jobTask(job.operation, request, await this.readInputs(request)), {
         signal,
         onStarted: () => {
           attempt = jobs.chargeAttempt(job.id, this.owner, new Date().toISOString()).then(
@@ -187,7 +187,29 @@ export class JobProcessor {
       // Waiting requests elsewhere still see the outcome at their next re-read of the job.
       logger.warn({ err: error }, 'could not announce the settle to other processes');
     });
+    // Settled for good: nothing runs the job again, so the inputs kept for its runs go.
+    await discardStoredInputs(this.deps, storedInputKeys(JSON.parse(job.request) as StoredRequest)).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not remove the stored inputs; the sweep will');
+    });
     return true;
+  }
+
+  /** The inputs that came as data: URLs, from storage. One that is gone fails the job: nothing brings it back. */
+  private async readInputs(request: StoredRequest): Promise<StoredInputBytes> {
+    const read = (key: string) =>
+      this.deps.storage.read(key).catch((error: unknown) => {
+        if (!(error instanceof StorageObjectMissing)) throw error;
+        throw new AppError(
+          'input_missing',
+          410,
+          'the image (or mask) sent with this job as a data: URL is no longer in storage; submit it again',
+        );
+      });
+    const [image, mask] = await Promise.all([
+      'imageKey' in request ? read(request.imageKey) : undefined,
+      'maskKey' in request ? read(request.maskKey) : undefined,
+    ]);
+    return { ...(image ? { image } : {}), ...(mask ? { mask } : {}) };
   }
 
   /**

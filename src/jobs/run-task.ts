@@ -23,7 +23,10 @@ export interface TaskContext {
   fetcher: Pick<GuardedFetcher, 'fetchBytes'>;
 }
 
-/** The pipeline of every job: fetch, check the sizes, decode, run the operation, encode in the input's format family. */
+/**
+ * The pipeline of every job: fetch (or take the stored bytes), check the sizes, decode, run the operation, encode in
+ * the input's format family.
+ */
 export async function runTask(
   task: JobTask,
   context: TaskContext,
@@ -33,15 +36,17 @@ export async function runTask(
   const { config, fetcher } = context;
   const limits = { maxInputPixels: config.image.maxInputPixels };
 
+  // Inputs that came as data: URLs arrive as bytes (read from storage by the processor); URLs are fetched here.
+  const fetch = (url: string) => fetcher.fetchBytes(url, { signal: context.signal }).then((fetched) => fetched.bytes);
   const [imageBytes, maskBytes] = await Promise.all([
-    fetcher.fetchBytes(task.url, { signal: context.signal }),
-    task.maskUrl ? fetcher.fetchBytes(task.maskUrl, { signal: context.signal }) : undefined,
+    task.imageBytes ?? fetch(task.url),
+    task.maskBytes ?? (task.maskUrl ? fetch(task.maskUrl) : undefined),
   ]);
   // The sizes come from the headers (as displayed, EXIF orientation applied), so that every refusal that depends on
   // the size alone comes before a single pixel is decoded.
-  const size = await readImageSize(imageBytes.bytes, limits);
+  const size = await readImageSize(imageBytes, limits);
   if (maskBytes) {
-    const maskSize = await readImageSize(maskBytes.bytes, limits);
+    const maskSize = await readImageSize(maskBytes, limits);
     if (maskSize.width !== size.width || maskSize.height !== size.height) {
       throw new AppError(
         'mask_size_mismatch',
@@ -53,8 +58,8 @@ export async function runTask(
   operation.checkInput?.({ width: size.width, height: size.height }, task.params, config);
   context.signal.throwIfAborted();
 
-  const decoded = await decodeImage(imageBytes.bytes, limits);
-  const mask = maskBytes ? await decodeMask(maskBytes.bytes, limits) : undefined;
+  const decoded = await decodeImage(imageBytes, limits);
+  const mask = maskBytes ? await decodeMask(maskBytes, limits) : undefined;
   context.signal.throwIfAborted();
 
   context.started();

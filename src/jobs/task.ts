@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../config/config.js';
 import { AppError, type SerializedError } from '../errors.js';
+import type { StoredRequest } from '../services/job-service.js';
 import { creativeRedesign } from '../services/operations/creative-redesign.js';
 import { declutter } from '../services/operations/declutter.js';
 import { enhancer } from '../services/operations/enhancer.js';
@@ -31,26 +32,48 @@ export type OperationName = keyof typeof TASK_PARAM_SCHEMAS;
 export type OperationParams<N extends OperationName> = Static<(typeof TASK_PARAM_SCHEMAS)[N]>;
 
 /**
+ * Where a worker thread gets an input: the URL it fetches (http(s), or a data: URL of a job accepted before inputs
+ * were stored), or the bytes the processor read from storage, moved to the thread with the task (not copied).
+ */
+type TaskImage = { url: string; imageBytes?: never } | { imageBytes: Uint8Array; url?: never };
+type TaskMask = { maskUrl?: string; maskBytes?: never } | { maskBytes: Uint8Array; maskUrl?: never };
+
+/**
  * What the main thread hands a worker thread: everything needed to produce one result, nothing about the database,
  * and no configuration (each thread has it from its start, see WorkerSetup). One variant per operation.
  */
 export type JobTask = {
-  [N in OperationName]: { operation: N; url: string; maskUrl?: string; params: OperationParams<N> };
+  [N in OperationName]: { operation: N; params: OperationParams<N> } & TaskImage & TaskMask;
 }[OperationName];
+
+/** The bytes of a job's stored inputs (StoredRequest's imageKey and maskKey), read from storage by the processor. */
+export interface StoredInputBytes {
+  image?: Uint8Array;
+  mask?: Uint8Array;
+}
 
 /**
  * The task of a stored job. The parameters were validated against the operation's schema when the job was
  * submitted, and the registry's operation checks them again before its typed methods see them; an operation this
  * server does not know (a job left by another version) is refused.
  */
-export function jobTask(operation: string, request: { url: string; mask?: string; params: Record<string, unknown> }): JobTask {
+export function jobTask(operation: string, request: StoredRequest, stored: StoredInputBytes = {}): JobTask {
   if (!isOperationName(operation)) throw new AppError('operation_unavailable', 501, `${operation} is not available on this server`);
   return {
     operation,
-    url: request.url,
-    ...(request.mask ? { maskUrl: request.mask } : {}),
+    ...('imageKey' in request ? { imageBytes: storedBytes(stored.image, request.imageKey) } : { url: request.url }),
+    ...('maskKey' in request
+      ? { maskBytes: storedBytes(stored.mask, request.maskKey) }
+      : request.mask
+        ? { maskUrl: request.mask }
+        : {}),
     params: request.params,
   } as JobTask;
+}
+
+function storedBytes(bytes: Uint8Array | undefined, key: string): Uint8Array {
+  if (!bytes) throw new Error(`the bytes of the stored input ${key} were not read`);
+  return bytes;
 }
 
 function isOperationName(name: string): name is OperationName {

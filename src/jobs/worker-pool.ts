@@ -92,7 +92,8 @@ export class WorkerPool {
       const next = this.waiting.shift();
       if (!next) return;
       slot.current = next;
-      slot.worker.postMessage({ type: 'run', taskId: next.taskId, task: next.task } satisfies ToWorker);
+      const { task, transfer } = movable(next.task);
+      slot.worker.postMessage({ type: 'run', taskId: next.taskId, task } satisfies ToWorker, transfer);
     }
   }
 
@@ -141,6 +142,25 @@ export class WorkerPool {
     else current.reject(AppError.from(message.error));
     this.dispatch();
   }
+}
+
+/**
+ * The task with its input bytes ready to be moved to the thread (up to 25 MB each, so not copied), and the buffers to
+ * move. Bytes that are a view on part of a larger buffer (Node's shared pool of small Buffers) are copied first:
+ * moving that buffer would empty every other view on it.
+ */
+function movable(task: JobTask): { task: JobTask; transfer: ArrayBuffer[] } {
+  const imageBytes = task.imageBytes && ownBuffer(task.imageBytes);
+  const maskBytes = task.maskBytes && ownBuffer(task.maskBytes);
+  return {
+    task: { ...task, ...(imageBytes ? { imageBytes } : {}), ...(maskBytes ? { maskBytes } : {}) } as JobTask,
+    transfer: [imageBytes, maskBytes].flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : [])),
+  };
+}
+
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? bytes : new Uint8Array(bytes);
 }
 
 function abortError(signal: AbortSignal | undefined): AppError {

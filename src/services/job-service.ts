@@ -5,6 +5,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { JobRepository, JobRow, JobSummaryRow } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { Storage } from '../repositories/storage.js';
+import { createGuardedFetcher, type GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import type { KeyOwner } from '../repositories/user-repository.js';
 import type { JobQueueName, JobStatus } from '../repositories/database/schema.js';
 import type { AnyOperation } from './operations/operation.js';
@@ -23,10 +24,35 @@ export interface ProcessingBody {
   [param: string]: unknown;
 }
 
-export interface StoredRequest {
-  url: string;
-  mask?: string;
-  params: Record<string, unknown>;
+/**
+ * The request as its job keeps it. An http(s) URL is kept and fetched by the worker; an input sent as a data: URL is
+ * not: its bytes are in storage under `imageKey` / `maskKey` until the job settles (see storeInputs), so the row stays
+ * small. (Jobs accepted before inputs were stored hold their data: URLs in `url` / `mask`; the worker decodes them.)
+ */
+export type StoredRequest = ({ url: string } | { imageKey: string }) &
+  ({ mask?: string } | { maskKey: string }) & { params: Record<string, unknown> };
+
+/** The storage key of a job's image or mask sent as a data: URL; never an output's name, so never served. */
+export function storedInputKey(jobId: string, input: 'image' | 'mask'): string {
+  return `input-${jobId}-${input}`;
+}
+
+/** The storage keys of a request's stored inputs (none when both came as http(s) URLs). */
+export function storedInputKeys(request: StoredRequest): string[] {
+  return [...('imageKey' in request ? [request.imageKey] : []), ...('maskKey' in request ? [request.maskKey] : [])];
+}
+
+/**
+ * Removes stored inputs from storage, then their records; missing objects are no error. A failure part-way leaves
+ * the records, and the sweep (jobs/job-sweeper.ts) removes what they name once the job has settled.
+ */
+export async function discardStoredInputs(
+  deps: { storage: Storage; jobs: JobRepository },
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await Promise.all(keys.map((key) => deps.storage.delete(key)));
+  await deps.jobs.forgetStoredInputs(keys);
 }
 
 /**
@@ -55,6 +81,9 @@ export interface JobListQuery {
 const SYNC_POLL_MS = 1_000;
 
 export class JobService {
+  /** Decodes data: URLs exactly as the worker's fetcher would (same limits, same errors); it never connects anywhere. */
+  private readonly dataUrls: Pick<GuardedFetcher, 'fetchBytes'>;
+
   constructor(
     private readonly deps: {
       jobs: JobRepository;
@@ -65,7 +94,9 @@ export class JobService {
       catalog: Catalog;
       config: Config;
     },
-  ) {}
+  ) {
+    this.dataUrls = createGuardedFetcher(deps.config.fetch);
+  }
 
   async submit(owner: KeyOwner, operation: AnyOperation, body: ProcessingBody, idempotencyKey?: string): Promise<Submitted> {
     const { url, mask, webhook, ...params } = body;
@@ -75,9 +106,12 @@ export class JobService {
       const replay = await this.replay(owner, idempotencyKey, requestHash, now);
       if (replay) return replay;
     }
-    const request: StoredRequest = { url, ...(mask ? { mask } : {}), params };
+    const id = crypto.randomUUID();
+    // Stored before the job row exists, so a worker never sees a job whose inputs are not there yet.
+    const { image, mask: storedMask, keys } = await this.storeInputs(id, url, mask, now);
+    const request: StoredRequest = { ...image, ...storedMask, params };
     const job: JobRow = {
-      id: crypto.randomUUID(),
+      id,
       user_id: owner.userId,
       key_kind: owner.kind,
       operation: operation.name,
@@ -113,14 +147,73 @@ export class JobService {
           expires_at: new Date(now.getTime() + this.deps.config.idempotencyTtlHours * 3_600_000).toISOString(),
         }
       : undefined;
-    const created = await this.deps.jobs.create(job, idempotency);
+    const created = await this.deps.jobs.create(job, idempotency).catch(async (error: unknown) => {
+      await discardStoredInputs(this.deps, keys).catch(() => {});
+      throw error;
+    });
     if (!created && idempotencyKey) {
+      // A concurrent request with the same key made the job: this one's inputs have no job (should removing them
+      // fail, the sweep does it).
+      await discardStoredInputs(this.deps, keys).catch(() => {});
       const replay = await this.replay(owner, idempotencyKey, requestHash, now);
       if (replay) return replay;
       throw new AppError('internal_error', 500, 'idempotency key vanished while it was being claimed');
     }
     this.deps.queue.enqueue(job.id, job.queue);
     return { job, replayed: false };
+  }
+
+  /**
+   * Puts the image and the mask that came as data: URLs in storage, decoded, recording their keys first (so the
+   * sweep finds them should this process stop before the job is written); http(s) URLs are kept as they are. A data:
+   * URL that does not decode, or decodes to more than the fetch limit, is refused now: the worker would refuse it.
+   */
+  private async storeInputs(
+    jobId: string,
+    url: string,
+    mask: string | undefined,
+    now: Date,
+  ): Promise<{ image: { url: string } | { imageKey: string }; mask: { mask?: string } | { maskKey: string }; keys: string[] }> {
+    const puts: { key: string; bytes: Buffer }[] = [];
+    const keep = async (field: 'url' | 'mask', value: string, input: 'image' | 'mask') => {
+      if (!/^data:/i.test(value)) return undefined;
+      const key = storedInputKey(jobId, input);
+      puts.push({ key, bytes: await this.decodeDataUrl(field, value) });
+      return key;
+    };
+    const imageKey = await keep('url', url, 'image');
+    const maskKey = mask === undefined ? undefined : await keep('mask', mask, 'mask');
+    const keys = puts.map((put) => put.key);
+    if (keys.length > 0) {
+      await this.deps.jobs.recordStoredInputs(jobId, keys, now.toISOString());
+      try {
+        await Promise.all(puts.map((put) => this.deps.storage.put(put.key, put.bytes)));
+      } catch (error) {
+        await discardStoredInputs(this.deps, keys).catch(() => {});
+        throw error;
+      }
+    }
+    return {
+      image: imageKey ? { imageKey } : { url },
+      mask: maskKey ? { maskKey } : mask !== undefined ? { mask } : {},
+      keys,
+    };
+  }
+
+  /** The bytes of a data: URL, decoded as the worker's fetcher decodes them; its errors name the field. */
+  private async decodeDataUrl(field: 'url' | 'mask', dataUrl: string): Promise<Buffer> {
+    try {
+      return (await this.dataUrls.fetchBytes(dataUrl)).bytes;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const message = `${field}: ${error.message}`;
+      throw new AppError(error.code, error.status, message, { fieldErrors: [{ field: `/${field}`, message }] });
+    }
+  }
+
+  /** Removes a settled job's stored inputs (see discardStoredInputs). */
+  async discardInputs(job: Pick<JobRow, 'request'>): Promise<void> {
+    await discardStoredInputs(this.deps, storedInputKeys(JSON.parse(job.request) as StoredRequest));
   }
 
   /** A job of the caller; another user's job is indistinguishable from a missing one. */

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import type { NewDelivery, WebhookDelivery, WebhookRepository } from '../repositories/webhook-repository.js';
 import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import { webhookHeaders } from '../security/webhook-signature.js';
+import { AppError } from '../errors.js';
 
 /** Sends one request: the guarded fetcher's `post`, which rejects when the address is refused or the network fails. */
 export type WebhookTransport = Pick<GuardedFetcher, 'post'>;
@@ -164,7 +165,10 @@ export class WebhookService {
       const headers = webhookHeaders(secret, delivery.id, timestamp, delivery.payload);
       ({ status: responseStatus } = await transport.post(delivery.url, delivery.payload, headers, { timeoutMs: config.timeoutMs }));
     } catch (cause) {
-      error = describeError(cause);
+      error =
+        cause instanceof AppError && cause.code === 'fetch_timeout'
+          ? `receiver_timeout: no answer within ${config.timeoutMs} ms; a receiver should answer 2xx at once and process afterwards, deduplicating on webhook-id`
+          : describeError(cause);
     }
     const durationMs = Math.round(performance.now() - started);
     await repository.recordAttempt({

@@ -111,6 +111,10 @@ export function registerJobRoutes(
       const owner = requireOwner(request);
       const { id } = request.params as { id: string };
       const cancelled = await deps.jobs.cancel(owner, id, deps.webhooks);
+      // A cancelled job never runs: the inputs kept for it go now (or, should this fail, with the sweep).
+      await deps.jobs
+        .discardInputs(cancelled)
+        .catch((error: unknown) => request.log.warn({ err: error, jobId: id }, 'could not remove the stored inputs'));
       return toJobView(cancelled, deps.config.publicUrl);
     },
   );
