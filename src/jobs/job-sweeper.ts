@@ -3,14 +3,20 @@ import type { Config } from '../config/config.js';
 import type { JobRepository } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { Storage } from '../repositories/storage.js';
-import type { JobQueue } from '../services/job-service.js';
+import { discardStoredInputs, type JobQueue } from '../services/job-service.js';
 import { changeMaskKey } from '../services/job-view.js';
 
 const EXPIRY_BATCH = 500;
+/**
+ * Stored inputs recorded longer ago than this whose job has settled, or was never written, are removed. A submit
+ * writes its job within moments of recording its inputs; an hour leaves any slow store a wide margin.
+ */
+const ABANDONED_INPUT_AGE_MS = 60 * 60_000;
 
 /**
  * Keeps the queue honest against the database: pending jobs that no queue holds are put back (after a crash, or
- * when another process accepted them), and outputs and idempotency keys past their retention are removed.
+ * when another process accepted them), and outputs and idempotency keys past their retention are removed, as are
+ * inputs that outlived their job.
  */
 export class JobSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -68,6 +74,12 @@ export class JobSweeper {
       await jobs.clearOutput(job.id);
     }
     if (expired.length > 0) this.deps.logger.info({ count: expired.length }, 'removed expired outputs');
+
+    // Inputs are removed when their job settles; these are what a process that stopped at the wrong moment left.
+    const recordedBefore = new Date(now.getTime() - ABANDONED_INPUT_AGE_MS).toISOString();
+    const abandoned = await jobs.listAbandonedStoredInputs(recordedBefore, EXPIRY_BATCH);
+    await discardStoredInputs({ storage, jobs }, abandoned);
+    if (abandoned.length > 0) this.deps.logger.info({ count: abandoned.length }, 'removed stored inputs of settled jobs');
     await this.deps.idempotency.deleteExpired(now.toISOString());
   }
 }
