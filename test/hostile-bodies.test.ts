@@ -4,6 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ERROR_TITLES } from '../src/errors.js';
 import { checkJsonShape, MAX_BODY_DEPTH, MAX_BODY_KEYS, SMALL_BODY_LIMIT_BYTES } from '../src/http/plugins/json-body.js';
+import { JsonShapeScanner } from '../src/http/json-shape-scanner.js';
 import { JobRepository } from '../src/repositories/job-repository.js';
 import { canonicalJson, hashRequest } from '../src/services/request-hash.js';
 import { HOSTILE_CASES, sendHostileCase } from '../bench/hostile-bodies.js';
@@ -201,6 +202,52 @@ describe('checkJsonShape', () => {
     assert.throws(() => checkJsonShape(JSON.stringify({ url: 'x', other: dataUrl }), ['url', 'mask']), /over 64 KiB/);
     // A large field's value counts only at the top level, not inside another field.
     assert.throws(() => checkJsonShape(JSON.stringify({ other: { url: dataUrl } }), ['url', 'mask']), /over 64 KiB/);
+  });
+});
+
+describe('JsonShapeScanner', () => {
+  // The same verdict whatever the chunks: split at every byte, so a chunk ends inside a string, after a backslash,
+  // between a key's closing quote and its colon, and inside a multi-byte character.
+  const verdict = (body: string, largeFields: string[], splitAt?: number) => {
+    const scanner = new JsonShapeScanner(largeFields);
+    const bytes = Buffer.from(body, 'utf8');
+    try {
+      if (splitAt === undefined) scanner.feed(bytes);
+      else {
+        scanner.feed(bytes.subarray(0, splitAt));
+        scanner.feed(bytes.subarray(splitAt));
+      }
+      scanner.finish();
+      return 'accepted';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('gives the same verdict however the body is cut into chunks', () => {
+    const large = 'A'.repeat(SMALL_BODY_LIMIT_BYTES);
+    const bodies = [
+      JSON.stringify({ url: `data:image/png;base64,${large}`, note: 'é\\"q"', list: [1, [2, { k: '}' }]] }),
+      JSON.stringify({ other: large, url: 'x' }),
+      `{"u\\u0072l" : "${large}"}`,
+      JSON.stringify({ url: `${large}\\`, mask: '"\\"' }),
+    ];
+    for (const body of bodies) {
+      const whole = verdict(body, ['url', 'mask']);
+      for (const at of [1, 2, 3, 7, 8, 9, 10, 11, 12, body.length - 3, body.length - 2, body.length - 1]) {
+        assert.equal(verdict(body, ['url', 'mask'], at), whole, `cut at ${at} of ${body.slice(0, 40)}…`);
+      }
+    }
+    assert.equal(verdict(bodies[0]!, ['url', 'mask']), 'accepted');
+    assert.match(verdict(bodies[1]!, ['url', 'mask']), /over 64 KiB/);
+    // An escaped key is not the large field it decodes to: refused, never let through.
+    assert.match(verdict(bodies[2]!, ['url', 'mask']), /over 64 KiB/);
+  });
+
+  it('refuses a body at the chunk that crosses a limit, before the rest arrives', () => {
+    const scanner = new JsonShapeScanner(['url']);
+    scanner.feed(Buffer.from('{"notes":"'));
+    assert.throws(() => scanner.feed(Buffer.alloc(SMALL_BODY_LIMIT_BYTES + 1, 0x78)), /over 64 KiB/);
   });
 });
 

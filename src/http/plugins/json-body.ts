@@ -1,15 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { HttpApp } from '../http-app.js';
+import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
+import { JsonShapeScanner, SMALL_BODY_LIMIT_BYTES } from '../json-shape-scanner.js';
 
-/** The body limit of every route that takes no data: URL: a processing request without its images is a few hundred bytes. */
-export const SMALL_BODY_LIMIT_BYTES = 64 * 1024;
-/** Nesting levels a body may have; a processing request has 1 (its fields), an array parameter 2. */
-export const MAX_BODY_DEPTH = 16;
-/** Keys a body may have, at every depth together; a processing request has about ten. */
-export const MAX_BODY_KEYS = 1_000;
-/** Array items a body may have, at every depth together. */
-export const MAX_BODY_ARRAY_ITEMS = 10_000;
+export { checkJsonShape, MAX_BODY_ARRAY_ITEMS, MAX_BODY_DEPTH, MAX_BODY_KEYS, SMALL_BODY_LIMIT_BYTES } from '../json-shape-scanner.js';
 
 /** The body limit of a route that takes an image and a mask as data: URLs at the fetch cap, plus the JSON around them. */
 export function dataUrlBodyLimit(fetchMaxBytes: number): number {
@@ -26,116 +21,78 @@ declare module 'fastify' {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-/** A top-level key longer than this is no field of ours, so it is never compared with the large fields. */
-const LONGEST_FIELD_NAME = 64;
-
-function isJsonWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-}
-
-/** The index of the quote that closes the string opening at `open`, or the text's length if none does. */
-function closingQuote(text: string, open: number): number {
-  let at = open;
-  for (;;) {
-    at = text.indexOf('"', at + 1);
-    if (at === -1) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return at;
-  }
-}
-
 /**
- * Refuses a JSON text whose shape is beyond the limits, in one pass over its characters and before JSON.parse builds
- * anything: nesting deeper than MAX_BODY_DEPTH (400), more than MAX_BODY_KEYS keys or MAX_BODY_ARRAY_ITEMS array items
- * (413), and, when `largeFields` are given, more than SMALL_BODY_LIMIT_BYTES outside their top-level string values
- * (413). Strings are skipped with indexOf, so a data: URL of many megabytes costs a memchr, not a loop in JavaScript.
- * Text that is not JSON is left for JSON.parse to refuse.
+ * The one JSON body parser. It reads the body itself, chunk by chunk, checking its shape as it arrives
+ * (json-shape-scanner.ts): a body past a limit is refused at the chunk that crosses it, before the rest is read, and
+ * nothing is decoded or parsed until the whole body passed. It also holds the route's byte limit and refuses
+ * compressed bodies (no content coding is accepted; a gzip bomb is never inflated). `__proto__` and `constructor` are
+ * ordinary keys to JSON.parse (own properties that set no prototype); the operation routes drop them with every
+ * other unknown field.
  */
-export function checkJsonShape(text: string, largeFields: readonly string[] = []): void {
-  const containers: number[] = [];
-  let keys = 0;
-  let arrayItems = 0;
-  let largeFieldChars = 0;
-  let topLevelKey: string | undefined;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code === QUOTE) {
-      const close = closingQuote(text, at);
-      let next = close + 1;
-      while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
-      if (text.charCodeAt(next) === COLON) {
-        if (++keys > MAX_BODY_KEYS) {
-          throw new AppError('payload_too_large', 413, `the request body has more than ${MAX_BODY_KEYS} keys (the limit, at every depth together)`);
-        }
-        if (containers.length === 1) topLevelKey = close - at - 1 <= LONGEST_FIELD_NAME ? text.slice(at + 1, close) : undefined;
-        at = next;
-      } else {
-        if (containers.length === 1 && topLevelKey !== undefined && largeFields.includes(topLevelKey)) largeFieldChars += close + 1 - at;
-        at = close;
+export function registerJsonBody(app: HttpApp): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', (request: FastifyRequest, payload: Readable, done: (error: Error | null, body?: unknown) => void) => {
+    let settled = false;
+    const finish = (error: Error | null, body?: unknown) => {
+      if (settled) return;
+      settled = true;
+      // Node discards whatever of a refused body is still to come, a chunk at a time, without this handler.
+      payload.removeAllListeners('data');
+      done(error, body);
+    };
+    try {
+      refuseContentCoding(request.headers['content-encoding']);
+    } catch (error) {
+      return finish(error as Error);
+    }
+    const limit = request.routeOptions.bodyLimit ?? SMALL_BODY_LIMIT_BYTES;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return finish(tooLarge());
+    const scanner = new JsonShapeScanner(request.routeOptions.config.largeJsonFields);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    payload.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      received += chunk.length;
+      if (received > limit) return finish(tooLarge());
+      try {
+        scanner.feed(chunk);
+      } catch (error) {
+        return finish(error as Error);
       }
-      continue;
-    }
-    if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
-      if (containers.push(code) > MAX_BODY_DEPTH) {
-        throw new AppError('validation_failed', 400, `the request body nests deeper than ${MAX_BODY_DEPTH} levels (the limit)`);
+      chunks.push(chunk);
+    });
+    payload.on('error', (error) => finish(error));
+    payload.on('end', () => {
+      if (settled) return;
+      try {
+        scanner.finish();
+        finish(null, parseJson(Buffer.concat(chunks, received).toString('utf8')));
+      } catch (error) {
+        finish(error as Error);
       }
-      // An array counts its first item here and each further one at its comma (an empty array counts one).
-      if (code === OPEN_ARRAY) arrayItems++;
-    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
-      containers.pop();
-    } else if (code === COMMA && containers.at(-1) === OPEN_ARRAY) {
-      arrayItems++;
-    } else {
-      continue;
-    }
-    if (arrayItems > MAX_BODY_ARRAY_ITEMS) {
-      throw new AppError('payload_too_large', 413, `the request body has more than ${MAX_BODY_ARRAY_ITEMS} array items (the limit, at every depth together)`);
-    }
-  }
-  if (largeFields.length > 0 && text.length - largeFieldChars > SMALL_BODY_LIMIT_BYTES) {
-    throw new AppError(
-      'payload_too_large',
-      413,
-      `only ${largeFields.join(' and ')} may be large (data: URLs); the rest of the request body is over ${SMALL_BODY_LIMIT_BYTES / 1024} KiB (the limit)`,
-    );
-  }
+    });
+  });
 }
 
-function parseJsonBody(request: FastifyRequest, text: string): unknown {
-  const encoding = request.headers['content-encoding'];
+function refuseContentCoding(encoding: string | undefined): void {
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
     throw new AppError('unsupported_media_type', 415, `send the request body uncompressed (Content-Encoding: ${encoding.slice(0, 40)} is not accepted)`);
   }
+}
+
+function tooLarge(): AppError {
+  return new AppError('payload_too_large', 413, 'the request body is larger than this server accepts');
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === '') throw new AppError('validation_failed', 400, 'the request body is empty');
-  checkJsonShape(text, request.routeOptions.config.largeJsonFields);
   try {
     return JSON.parse(text);
   } catch (error) {
     // V8's message says where the text stops being JSON and quotes only a few characters around it.
     throw new AppError('validation_failed', 400, `the request body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
   }
-}
-
-/**
- * The one JSON body parser: checks the body's shape (checkJsonShape) before JSON.parse, and refuses compressed
- * bodies (no content coding is accepted; a gzip bomb is never inflated). `__proto__` and `constructor` are ordinary
- * keys to JSON.parse (own properties that set no prototype); the operation routes drop them with every other unknown
- * field.
- */
-export function registerJsonBody(app: HttpApp): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, async (request: FastifyRequest, text: string | Buffer) =>
-    parseJsonBody(request, typeof text === 'string' ? text : text.toString('utf8')),
-  );
 }
 
 /** Top-level request fields larger than this, or with characters outside it, are named by position in the header. */
