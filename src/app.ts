@@ -113,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
           queues: config.jobs.queues,
           // One render at a time per process (they take every core); light jobs as many as there are threads.
           concurrency: { light: pool.threads, heavy: 1 },
+          leaseMs: config.jobs.leaseMs,
           handle,
           logger: logger.child({ component: 'queue' }),
         })

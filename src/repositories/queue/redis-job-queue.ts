@@ -65,6 +65,8 @@ export class RedisJobConsumer {
     queues: readonly JobQueueName[];
     /** Jobs taken at once per lane; renders take the whole machine, so `heavy` is usually 1. */
     concurrency: Record<JobQueueName, number>;
+    /** The job claim's lease: an entry of a dead worker returns to the queue on the same schedule as its claim lapses. */
+    leaseMs: number;
     handle: (jobId: string) => Promise<void>;
     logger: Logger;
   }) {
@@ -73,6 +75,10 @@ export class RedisJobConsumer {
         connection: options.connection,
         prefix: options.prefix,
         concurrency: options.concurrency[name],
+        // BullMQ's default (30 s, checked every 30 s) would hold a dead worker's entry up to a minute after its
+        // claim lapsed, and a sweep cannot queue the id again while the stalled entry still holds it.
+        lockDuration: options.leaseMs,
+        stalledInterval: options.leaseMs,
         // A stalled entry (its worker died) goes back to the queue however often that happens: the job's attempt
         // count in the database, charged only to runs that started, is what gives up on a job.
         maxStalledCount: Number.MAX_SAFE_INTEGER,
