@@ -139,6 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     queue,
     catalog,
     config,
+    fetcher,
   });
   // Only asked whether it can run (cached); the worker threads have their own, which render.
   const blender = new BlenderRenderer({ executable: config.staging.blender });

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { JobRepository, JobRow, JobSummaryRow } from '../repositories/job-repository.js';
 import type { IdempotencyRepository } from '../repositories/idempotency-repository.js';
 import type { Storage } from '../repositories/storage.js';
-import { createGuardedFetcher, type GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
+import type { GuardedFetcher } from '../repositories/fetcher/guarded-fetcher.js';
 import type { KeyOwner } from '../repositories/user-repository.js';
 import type { JobQueueName, JobStatus } from '../repositories/database/schema.js';
 import type { AnyOperation } from './operations/operation.js';
@@ -81,9 +81,6 @@ export interface JobListQuery {
 const SYNC_POLL_MS = 1_000;
 
 export class JobService {
-  /** Decodes data: URLs exactly as the worker's fetcher would (same limits, same errors); it never connects anywhere. */
-  private readonly dataUrls: Pick<GuardedFetcher, 'fetchBytes'>;
-
   constructor(
     private readonly deps: {
       jobs: JobRepository;
@@ -93,10 +90,10 @@ export class JobService {
       queue: JobQueue;
       catalog: Catalog;
       config: Config;
+      /** The app's fetcher: decodes data: URLs exactly as the worker's does (same limits, same errors) without connecting. */
+      fetcher: Pick<GuardedFetcher, 'fetchBytes'>;
     },
-  ) {
-    this.dataUrls = createGuardedFetcher(deps.config.fetch);
-  }
+  ) {}
 
   async submit(owner: KeyOwner, operation: AnyOperation, body: ProcessingBody, idempotencyKey?: string): Promise<Submitted> {
     const { url, mask, webhook, ...params } = body;
@@ -203,7 +200,7 @@ export class JobService {
   /** The bytes of a data: URL, decoded as the worker's fetcher decodes them; its errors name the field. */
   private async decodeDataUrl(field: 'url' | 'mask', dataUrl: string): Promise<Buffer> {
     try {
-      return (await this.dataUrls.fetchBytes(dataUrl)).bytes;
+      return (await this.deps.fetcher.fetchBytes(dataUrl)).bytes;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const message = `${field}: ${error.message}`;
