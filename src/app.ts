@@ -250,8 +250,8 @@ interface WorkerParts {
 }
 
 /**
- * Lets running jobs finish within the grace period, then aborts the rest; their claims are given up, so they run
- * again at once on another worker or at the next start.
+ * Lets running jobs finish within the grace period, then aborts the rest; their claims are given up, so another
+ * worker's sweep (or this process at its next start) queues them again without waiting for a lease to lapse.
  */
 async function drainRunningJobs(intake: Intake, processor: JobProcessor, graceMs: number): Promise<void> {
   const drained = intake.close();
