@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { Config } from '../config/config.js';
-import type { JobOutcome, JobRepository, JobRow } from '../repositories/job-repository.js';
+import { outcomeColumns, type JobOutcome, type JobRepository, type JobRow } from '../repositories/job-repository.js';
 import { StorageObjectMissing, type Storage } from '../repositories/storage.js';
 import type { NewDelivery } from '../repositories/webhook-repository.js';
 import type { JobEvents } from '../services/job-events.js';
@@ -246,25 +246,6 @@ function failureOutcome(error: AppError): JobOutcome {
 
 /** The webhook body: the job as GET /v1/job/{id} will show it once settled, with the event's type first. */
 function webhookPayload(job: JobRow, outcome: JobOutcome, publicUrl: string): object {
-  const settled: JobRow =
-    outcome.status === 'success'
-      ? {
-          ...job,
-          status: 'success',
-          progress: 1,
-          output_key: outcome.outputKey,
-          output_content_type: outcome.contentType,
-          result: outcome.result ? JSON.stringify(outcome.result) : null,
-          completed_at: outcome.completedAt,
-          output_expires_at: outcome.outputExpiresAt,
-        }
-      : {
-          ...job,
-          status: 'failed',
-          error_code: outcome.code,
-          error_status: outcome.httpStatus,
-          error_message: outcome.message,
-          completed_at: outcome.completedAt,
-        };
+  const settled: JobRow = { ...job, ...outcomeColumns(outcome) };
   return { type: outcome.status === 'success' ? 'job.succeeded' : 'job.failed', ...toJobView(settled, publicUrl) };
 }

@@ -19,6 +19,27 @@ export type JobOutcome =
     }
   | { status: 'failed'; code: string; httpStatus: number; message: string; completedAt: string };
 
+/** The columns an outcome sets on its job: what settle() writes, and what a view of the settled job shows. */
+export function outcomeColumns(outcome: JobOutcome): Partial<JobRow> & Pick<JobRow, 'status' | 'completed_at'> {
+  return outcome.status === 'success'
+    ? {
+        status: 'success',
+        progress: 1,
+        output_key: outcome.outputKey,
+        output_content_type: outcome.contentType,
+        result: outcome.result ? JSON.stringify(outcome.result) : null,
+        completed_at: outcome.completedAt,
+        output_expires_at: outcome.outputExpiresAt,
+      }
+    : {
+        status: 'failed',
+        error_code: outcome.code,
+        error_status: outcome.httpStatus,
+        error_message: outcome.message,
+        completed_at: outcome.completedAt,
+      };
+}
+
 export class JobRepository {
   constructor(private readonly db: Db) {}
 
@@ -123,27 +144,9 @@ export class JobRepository {
    */
   async settle(id: string, owner: string, outcome: JobOutcome, delivery?: NewDelivery): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const changes =
-        outcome.status === 'success'
-          ? {
-              status: 'success' as const,
-              progress: 1,
-              output_key: outcome.outputKey,
-              output_content_type: outcome.contentType,
-              result: outcome.result ? JSON.stringify(outcome.result) : null,
-              completed_at: outcome.completedAt,
-              output_expires_at: outcome.outputExpiresAt,
-            }
-          : {
-              status: 'failed' as const,
-              error_code: outcome.code,
-              error_status: outcome.httpStatus,
-              error_message: outcome.message,
-              completed_at: outcome.completedAt,
-            };
       const updated = await trx
         .updateTable('jobs')
-        .set({ ...changes, lease_owner: null, lease_expires_at: null })
+        .set({ ...outcomeColumns(outcome), lease_owner: null, lease_expires_at: null })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .where('lease_owner', '=', owner)
