@@ -8,6 +8,7 @@ import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
 import * as jobLeases from './migrations/0002-job-leases.js';
 import * as storedInputs from './migrations/0003-stored-inputs.js';
+import * as credits from './migrations/0004-credits.js';
 
 export type Db = Kysely<Database>;
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-job-leases': jobLeases,
   '0003-stored-inputs': storedInputs,
+  '0004-credits': credits,
 };
 
 export interface DatabaseHandle {

@@ -10,6 +10,11 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   stored_inputs: StoredInputsTable;
+  plans: PlansTable;
+  licences: LicencesTable;
+  credit_ledger: CreditLedgerTable;
+  credit_balances: CreditBalancesTable;
+  test_key_usage: TestKeyUsageTable;
 }
 
 export interface UsersTable {
@@ -114,4 +119,74 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   response_status: number | null;
   error: string | null;
+}
+
+/** A per-request add-on a plan may allow: operations billed apart from the plan's credits (the spec's wording). */
+export type Addon = 'smart-staging' | 'enhancer';
+
+/** What an operator sells: credits each month, and which add-ons its holders may use. */
+export interface PlansTable {
+  name: string;
+  monthly_credits: number;
+  /** JSON array of Addon. */
+  addons: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A user's subscription to a plan, from `starts_at` (the anniversary of its monthly periods) until `ends_at` (open
+ * when null). Granted by an administrator; a payment processor would write the same row, its subscription id in
+ * `external_ref`.
+ */
+export interface LicencesTable {
+  id: string;
+  user_id: string;
+  plan_name: string;
+  starts_at: string;
+  ends_at: string | null;
+  /** Who granted it: `cli`, or a payment processor's name. */
+  granted_by: string;
+  external_ref: string | null;
+  created_at: string;
+}
+
+export type LedgerEntry = 'grant' | 'charge' | 'refund';
+
+/** One movement of credits; the ledger's sum per user is the balance. */
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  entry: LedgerEntry;
+  /**
+   * What the line is for: `operation` (an operation's price), `addon:smart-staging` or `addon:enhancer` (a
+   * per-request add-on), `monthly` (a period's plan credits) or `one-off` (an administrator's grant).
+   */
+  item: string;
+  /** Signed: grants and refunds positive, charges negative. */
+  amount: number;
+  /** The balance once this line was written. */
+  balance_after: number;
+  job_id: string | null;
+  operation: string | null;
+  reason: string;
+  /** Makes a line that must be written once (a period's grant, a job's charge or refund) unique; null otherwise. */
+  dedupe_key: string | null;
+  created_at: string;
+}
+
+/** The sum of a user's ledger, kept with it, so a charge is one conditional UPDATE (see the 0004 migration). */
+export interface CreditBalancesTable {
+  user_id: string;
+  balance: number;
+  /** When the next monthly grant of the user's licence falls due; null without a licence that grants more. */
+  next_grant_at: string | null;
+  updated_at: string;
+}
+
+/** Jobs made with a user's test keys on one UTC day (YYYY-MM-DD), for ROOMCRAFT_TEST_DAILY_JOBS. */
+export interface TestKeyUsageTable {
+  user_id: string;
+  day: string;
+  jobs: number;
 }
