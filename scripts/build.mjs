@@ -1,7 +1,8 @@
 // Compiles src/ to dist/ (docs/decisions/0009-run-a-compiled-build.md): every .ts file through esbuild, one file
 // for one file, the transform tsx applies when the tests run the sources; every other file under src/ (the
-// catalog's JSON, the worker threads' entry) copied beside them. No bundling and no type checking
-// (`npm run typecheck` does that).
+// catalog's JSON, the worker threads' entry) copied beside them. No type checking (`npm run typecheck` does that).
+// The dashboard's browser code, src/dashboard/, is the exception: bundled for browsers into dist/dashboard/app.js
+// and app.css (docs/decisions/0017-dashboard-stack.md), which src/http/routes/dashboard-routes.ts serves.
 //
 //   node scripts/build.mjs           builds when dist/ is missing or out of date
 //   node scripts/build.mjs --force   builds in any case (npm's `prepare`, at install)
@@ -20,6 +21,10 @@ const LOCK = path.join(DIST, '.build-lock');
 /** The oldest Node the package supports (package.json engines): esbuild lowers or drops what that one lacks. */
 const TARGET = 'node20.18';
 const STAMP_VERSION = 1;
+/** The dashboard's sources, bundled for browsers rather than compiled file by file for Node. */
+const DASHBOARD = path.join('src', 'dashboard');
+/** The browsers the dashboard supports: those of the last few years, phones included. */
+const BROWSERS = ['chrome109', 'firefox115', 'safari15.6'];
 
 /**
  * What the output depends on, as paths relative to ROOT: every file under src/ (its .ts files are compiled, the
@@ -145,8 +150,20 @@ export async function build({ force = false } = {}) {
     }
     // Described before esbuild reads them: an input changed during the build no longer matches the stamp.
     const stamp = describe(inputs());
-    const sources = Object.keys(stamp.files).filter((file) => file.startsWith(`src${path.sep}`));
+    const sources = Object.keys(stamp.files).filter((file) => file.startsWith(`src${path.sep}`) && !file.startsWith(`${DASHBOARD}${path.sep}`));
     const { build: esbuild } = await import('esbuild');
+    await esbuild({
+      entryPoints: { app: path.join(ROOT, DASHBOARD, 'main.ts') },
+      outdir: path.join(DIST, 'dashboard'),
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: BROWSERS,
+      tsconfig: path.join(ROOT, DASHBOARD, 'tsconfig.json'),
+      sourcemap: 'linked',
+      logLevel: 'error',
+    });
     await esbuild({
       entryPoints: sources.filter((file) => file.endsWith('.ts')).map((file) => path.join(ROOT, file)),
       outdir: DIST,
