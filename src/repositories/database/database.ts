@@ -9,6 +9,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as jobLeases from './migrations/0002-job-leases.js';
 import * as storedInputs from './migrations/0003-stored-inputs.js';
 import * as credits from './migrations/0004-credits.js';
+import * as accounts from './migrations/0005-accounts.js';
 
 export type Db = Kysely<Database>;
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0002-job-leases': jobLeases,
   '0003-stored-inputs': storedInputs,
   '0004-credits': credits,
+  '0005-accounts': accounts,
 };
 
 export interface DatabaseHandle {

@@ -1,10 +1,13 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types. Times are ISO 8601 UTC strings with milliseconds (they sort as text on both engines);
  * JSON documents are stored as text so SQLite and PostgreSQL behave alike.
  */
 export interface Database {
-  users: UsersTable;
+  users: UsersTable & UserAccountColumns;
   api_keys: ApiKeysTable;
+  sessions: SessionsTable;
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -23,6 +26,30 @@ export interface UsersTable {
   /** Standard Webhooks secret, `whsec_` + base64 of 32 random bytes. */
   webhook_secret: string;
   created_at: string;
+}
+
+/** Who made a user: `roomcraft keys create` on the command line, or a sign-up in the browser. */
+export type UserOrigin = 'cli' | 'sign_up';
+
+/** The users' columns of accounts in the browser (migration 0005); every user row has them. */
+export interface UserAccountColumns {
+  /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (security/password.ts); null until the user sets a password. */
+  password_hash: string | null;
+  /** 1 for the administrator (the earliest user made from the command line), 0 otherwise: an integer on both engines. */
+  is_admin: Generated<number>;
+  created_from: Generated<UserOrigin>;
+}
+
+/** A browser session of the dashboard. The token lives only in the user's cookie; the row is found by its hash. */
+export interface SessionsTable {
+  /** SHA-256 of the session token, hex. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  /** Renewed at most once a minute while the session is used; a session unused for the idle timeout has ended. */
+  last_seen_at: string;
+  /** The absolute end of the session, however much it is used. */
+  expires_at: string;
 }
 
 export type KeyKind = 'test' | 'live';
