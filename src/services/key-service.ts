@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { apiKeyPrefix, generateApiKey, hashApiKey, LEGACY_PREFIX_LENGTH } from '../security/api-key.js';
 import { generateWebhookSecret } from '../security/webhook-signature.js';
 import type { KeyOwner, UserRepository } from '../repositories/user-repository.js';
-import type { KeyKind } from '../repositories/database/schema.js';
+import type { ApiKeysTable, KeyKind } from '../repositories/database/schema.js';
 
 /** How long a verified key is trusted without asking the database again; a revocation takes effect within it. */
 const AUTH_CACHE_MS = 60_000;
@@ -49,6 +49,47 @@ export class KeyService {
       revoked_at: null,
     });
     return { key, kind, userId: user.id, email, webhookSecret: user.webhook_secret, prefix };
+  }
+
+  /** A new key for an existing user (the dashboard's): returned once, only its hash is kept. */
+  async createKeyForUser(userId: string, kind: KeyKind): Promise<{ id: string; key: string; kind: KeyKind; prefix: string; createdAt: string }> {
+    const key = generateApiKey(kind);
+    const row = {
+      id: `key_${crypto.randomUUID()}`,
+      user_id: userId,
+      kind,
+      key_hash: hashApiKey(key),
+      prefix: apiKeyPrefix(key),
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
+    await this.users.createKey(row);
+    return { id: row.id, key, kind, prefix: row.prefix, createdAt: row.created_at };
+  }
+
+  async keysOf(userId: string): Promise<ApiKeysTable[]> {
+    return this.users.listKeys(userId);
+  }
+
+  /**
+   * Revokes the user's key `keyId`: the key's row once revoked (also when it already was), or undefined when the user
+   * has no such key. This process stops accepting it at once; other API processes within AUTH_CACHE_MS.
+   */
+  async revokeOwnKey(userId: string, keyId: string): Promise<ApiKeysTable | undefined> {
+    const key = await this.users.findKey(userId, keyId);
+    if (!key) return undefined;
+    if (key.revoked_at === null) {
+      await this.users.revokeKey(key.id, new Date().toISOString());
+      this.cache.clear();
+    }
+    return this.users.findKey(userId, keyId);
+  }
+
+  /** Replaces the user's webhook signing secret; deliveries sent from now on (retries included) are signed with the new one. */
+  async rotateWebhookSecret(userId: string): Promise<string> {
+    const secret = generateWebhookSecret();
+    await this.users.setWebhookSecret(userId, secret);
+    return secret;
   }
 
   async webhookSecretOf(userId: string): Promise<string> {
