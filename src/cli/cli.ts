@@ -10,6 +10,8 @@ const USAGE = `Usage: roomcraft <command>
   keys create --email E --kind test|live  create a user's API key; the key is printed alone on the last line
   keys revoke --prefix P                  revoke the one key whose prefix starts with P (or the whole key)
   webhook-secret --email E                print the user's webhook signing secret
+  users set-password --email E            set the password a user logs in to the dashboard with (read from
+                                          stdin); the first user made from the command line is the administrator
   models install                          fetch and verify the models of the registry
   models list                             show every model: present, verified, licence
   run OP PHOTO [--field value …] [-o FILE] [--json] [--server URL --key KEY]
@@ -33,9 +35,9 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
       return await runCommand(argv.slice(1), env);
     }
     if (command === 'analyze') return await analyze(argv.slice(1), env);
-    if (!['serve', 'keys', 'webhook-secret', 'models'].includes(command)) return usage(2);
+    if (!['serve', 'keys', 'webhook-secret', 'models', 'users'].includes(command)) return usage(2);
     const flags = parseArgs({
-      args: argv.slice(command === 'keys' || command === 'models' ? 2 : 1),
+      args: argv.slice(command === 'keys' || command === 'models' || command === 'users' ? 2 : 1),
       options: { email: { type: 'string' }, kind: { type: 'string' }, prefix: { type: 'string' }, help: { type: 'boolean' } },
       allowPositionals: false,
     }).values;
@@ -51,6 +53,11 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         if (sub !== 'create' && sub !== 'revoke') return usage(2);
         const { createKey, revokeKey } = await import('./keys.js');
         return sub === 'create' ? await createKey(config, flags.email, flags.kind) : await revokeKey(config, flags.prefix);
+      }
+      case 'users': {
+        if (sub !== 'set-password') return usage(2);
+        const { setPassword } = await import('./users.js');
+        return await setPassword(config, flags.email);
       }
       case 'webhook-secret': {
         const { showWebhookSecret } = await import('./keys.js');
