@@ -7,7 +7,13 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly status: number,
     message: string,
-    readonly extra: { fieldErrors?: FieldError[]; jobId?: string; retryAfterSeconds?: number } = {},
+    readonly extra: {
+      fieldErrors?: FieldError[];
+      jobId?: string;
+      retryAfterSeconds?: number;
+      /** A refused charge: what the request costs and the balance it found (members of the problem). */
+      credits?: { cost: number; balance: number };
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -46,6 +52,9 @@ export const ERROR_TITLES = {
   not_found: 'Not found',
   route_not_found: 'No such route',
   rate_limited: 'Too many requests',
+  insufficient_credits: 'The balance does not cover this request',
+  addon_not_in_plan: 'The plan does not include this add-on',
+  test_key_daily_limit: 'The test keys’ daily job limit is reached',
   idempotency_key_reused: 'Idempotency key reused with a different request',
   idempotency_key_invalid: 'Invalid Idempotency-Key header',
   operation_unavailable: 'This operation is not available on this server',

@@ -9,6 +9,12 @@ const USAGE = `Usage: roomcraft <command>
   serve                                   start the service (roles from ROOMCRAFT_ROLES, default api,worker)
   keys create --email E --kind test|live  create a user's API key; the key is printed alone on the last line
   keys revoke --prefix P                  revoke the one key whose prefix starts with P (or the whole key)
+  plans define --name N --monthly-credits C [--addons smart-staging,enhancer]
+                                          create or change a plan: credits granted each month, add-ons allowed
+  plans list                              show the plans
+  licences grant --email E --plan P       give a user the plan from now on (the subscription; live keys need one)
+  credits grant --email E --amount N --reason R
+                                          one-off credits on the user's ledger
   webhook-secret --email E                print the user's webhook signing secret
   users set-password --email E            set the password a user logs in to the dashboard with (read from
                                           stdin); the first user made from the command line is the administrator
@@ -35,6 +41,10 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
       return await runCommand(argv.slice(1), env);
     }
     if (command === 'analyze') return await analyze(argv.slice(1), env);
+    if (command === 'plans' || command === 'licences' || command === 'credits') {
+      const { runBillingCommand } = await import('./billing-commands.js');
+      return await runBillingCommand(command, argv.slice(1), env);
+    }
     if (!['serve', 'keys', 'webhook-secret', 'models', 'users'].includes(command)) return usage(2);
     const flags = parseArgs({
       args: argv.slice(command === 'keys' || command === 'models' || command === 'users' ? 2 : 1),

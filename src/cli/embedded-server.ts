@@ -8,6 +8,9 @@ import { createLogger } from '../logger.js';
 import { openDatabase } from '../repositories/database/database.js';
 import { UserRepository } from '../repositories/user-repository.js';
 import { KeyService } from '../services/key-service.js';
+import { LicenceService } from '../services/licence-service.js';
+import { ADDONS, LicenceRepository } from '../repositories/licence-repository.js';
+import { CreditRepository } from '../repositories/credit-repository.js';
 import { injectFetch } from './inject-fetch.js';
 
 type Env = Record<string, string | undefined>;
@@ -67,7 +70,12 @@ export async function startEmbeddedServer(env: Env): Promise<EmbeddedServer> {
       const logger = createLogger(config, { destination: pino.destination({ dest: 2, sync: true }) });
       const app = await buildApp(config, { database, logger });
       await app.ready();
-      const { key } = await new KeyService(new UserRepository(database.db)).createKey('run@roomcraft.invalid', 'test');
+      // A live key on a licence with every add-on and credits no command spends: the result carries no TEST watermark.
+      const users = new UserRepository(database.db);
+      const { key, email } = await new KeyService(users).createKey('run@roomcraft.invalid', 'live');
+      const licences = new LicenceService({ licences: new LicenceRepository(database.db), users, credits: new CreditRepository(database.db) });
+      await licences.definePlan({ name: 'embedded', monthlyCredits: 1_000_000_000, addons: [...ADDONS] });
+      await licences.grant(email, 'embedded');
       return {
         client: { baseUrl: config.publicUrl, apiKey: key, fetch: injectFetch(app) },
         modelsDir,

@@ -2,6 +2,8 @@ import { openDatabase } from '../repositories/database/database.js';
 import { UserRepository } from '../repositories/user-repository.js';
 import { KeyService } from '../services/key-service.js';
 import type { Config } from '../config/config.js';
+import { LICENCE_HINT } from '../services/licence-service.js';
+import { withBilling } from './billing.js';
 
 async function withKeyService<T>(config: Config, use: (keys: KeyService) => Promise<T>): Promise<T> {
   const database = await openDatabase(config);
@@ -19,6 +21,11 @@ export async function createKey(config: Config, email: string | undefined, kind:
     process.stderr.write('usage: roomcraft keys create --email E --kind test|live\n');
     return 2;
   }
+  // "Subscribing to an API license yields the production key": a live key needs a licence in force; a test key never.
+  if (kind === 'live' && !(await holdsLicence(config, email))) {
+    process.stderr.write(`${email} holds no licence, and a live key needs one: ${LICENCE_HINT}. A test key needs none (--kind test).\n`);
+    return 1;
+  }
   const created = await withKeyService(config, (keys) => keys.createKey(email, kind));
   // Scripts read the key from the last line; the rest is for people.
   process.stdout.write(
@@ -31,6 +38,13 @@ export async function createKey(config: Config, email: string | undefined, kind:
     ].join('\n'),
   );
   return 0;
+}
+
+async function holdsLicence(config: Config, email: string): Promise<boolean> {
+  return withBilling(config, async ({ users, licences }) => {
+    const user = await users.findByEmail(email);
+    return user !== undefined && (await licences.canCreateLiveKey(user.id));
+  });
 }
 
 /** Revokes one key by its prefix (or the whole key); refuses a prefix that several active keys share. */

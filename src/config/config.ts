@@ -98,6 +98,10 @@ export const ConfigSchema = Type.Object({
     pollIntervalMs: Type.Integer({ minimum: 1 }),
   }),
   idempotencyTtlHours: Type.Number({ exclusiveMinimum: 0 }),
+  testKeys: Type.Object({
+    /** Jobs a user may make with test keys per UTC day (free and watermarked); 0 turns test keys' jobs off. */
+    dailyJobs: Type.Integer({ minimum: 0 }),
+  }),
   models: Type.Object({
     cacheDir: Type.String(),
     /**
@@ -231,6 +235,7 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
       pollIntervalMs: int(env, 'ROOMCRAFT_WEBHOOK_POLL_MS', 1_000),
     },
     idempotencyTtlHours: int(env, 'ROOMCRAFT_IDEMPOTENCY_TTL_HOURS', 24),
+    testKeys: { dailyJobs: int(env, 'ROOMCRAFT_TEST_DAILY_JOBS', 100) },
     models: {
       cacheDir: path.resolve(env.ROOMCRAFT_MODEL_DIR ?? path.join(dataDir, 'models')),
       allowFallbacks: bool(env, 'ROOMCRAFT_ALLOW_MODEL_FALLBACKS', false),

@@ -23,6 +23,19 @@ export class InsufficientCredits extends Error {
   }
 }
 
+/** The test key's daily cap was reached; nothing was written. */
+export class TestCapReached extends Error {
+  constructor(readonly cap: number) {
+    super(`the daily cap of ${cap} test-key jobs is reached`);
+  }
+}
+
+/**
+ * What lets a job in, decided in its insert's transaction: a live key's charge, or a test key's place under the day's
+ * cap.
+ */
+export type JobAdmission = { kind: 'charge'; charge: JobCharge } | { kind: 'test'; userId: string; day: string; cap: number };
+
 /** Per UTC day, entry, item and operation: how many ledger lines and their credits (signed). */
 export interface UsageRow {
   date: string;
@@ -181,6 +194,16 @@ export class CreditRepository {
         created_at: now,
       });
     }
+  }
+
+  /**
+   * Admits a job inside its insert's transaction: charges it (returning the balance after the charge), or counts it
+   * under the test keys' daily cap. Throws InsufficientCredits or TestCapReached, writing nothing, otherwise.
+   */
+  async admit(trx: Executor, admission: JobAdmission, now: string): Promise<number | undefined> {
+    if (admission.kind === 'charge') return this.charge(trx, admission.charge, now);
+    if (!(await this.countTestJob(trx, admission.userId, admission.day, admission.cap))) throw new TestCapReached(admission.cap);
+    return undefined;
   }
 
   /** Counts a test-key job against the user's cap for the day; false, counting nothing, when the cap is reached. */

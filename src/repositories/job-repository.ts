@@ -2,6 +2,7 @@ import type { Db } from './database/database.js';
 import type { JobStatus, JobsTable } from './database/schema.js';
 import type { IdempotencyRecord } from './idempotency-repository.js';
 import { deliveryRow, type NewDelivery } from './webhook-repository.js';
+import { CreditRepository, type JobAdmission } from './credit-repository.js';
 
 class KeyTaken extends Error {}
 
@@ -40,24 +41,38 @@ export function outcomeColumns(outcome: JobOutcome): Partial<JobRow> & Pick<JobR
       };
 }
 
+/** A job written by create(): with the balance after its charge when it was charged. */
+export interface CreatedJob {
+  balance?: number;
+}
+
 export class JobRepository {
-  constructor(private readonly db: Db) {}
+  /** The ledger, written in the transactions of the job's insert (its charge) and of its failure (the refund). */
+  private readonly credits: CreditRepository;
+
+  constructor(private readonly db: Db) {
+    this.credits = new CreditRepository(db);
+  }
 
   /**
-   * Inserts the job, and its idempotency key in the same transaction. Returns false, writing nothing, when another
-   * request took the key first.
+   * Inserts the job, its idempotency key and what admits it (a live key's charge, a test key's place under the daily
+   * cap) in one transaction. Returns false, writing nothing, when another request took the key first; throws
+   * InsufficientCredits or TestCapReached, writing nothing, when the admission is refused.
    */
-  async create(job: JobRow, idempotency?: IdempotencyRecord): Promise<boolean> {
+  async create(job: JobRow, idempotency?: IdempotencyRecord, admission?: JobAdmission): Promise<CreatedJob | false> {
     return this.db.transaction().execute(async (trx) => {
       await trx.insertInto('jobs').values(job).execute();
-      if (!idempotency) return true;
-      const inserted = await trx
-        .insertInto('idempotency_keys')
-        .values(idempotency)
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet(idempotency).where('idempotency_keys.expires_at', '<=', idempotency.created_at))
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new KeyTaken();
-      return true;
+      if (idempotency) {
+        const inserted = await trx
+          .insertInto('idempotency_keys')
+          .values(idempotency)
+          .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet(idempotency).where('idempotency_keys.expires_at', '<=', idempotency.created_at))
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new KeyTaken();
+      }
+      // Last: on PostgreSQL the charge holds the balance row's lock until the commit, so the shorter that is the better.
+      const balance = admission ? await this.credits.admit(trx, admission, job.created_at) : undefined;
+      return balance === undefined ? {} : { balance };
     }).catch((error: unknown) => {
       if (error instanceof KeyTaken) return false;
       throw error;
@@ -139,8 +154,8 @@ export class JobRepository {
 
   /**
    * Settles a job `owner` holds, and records its webhook delivery in the same transaction (an outbox): either both
-   * are written or neither, so no settled job goes unannounced. False, writing nothing, when the claim is no longer
-   * `owner`'s: another worker runs the job, and only its outcome counts.
+   * are written or neither, so no settled job goes unannounced. A failed job's charge is refunded in it too. False,
+   * writing nothing, when the claim is no longer `owner`'s: another worker runs the job, and only its outcome counts.
    */
   async settle(id: string, owner: string, outcome: JobOutcome, delivery?: NewDelivery): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -152,6 +167,7 @@ export class JobRepository {
         .where('lease_owner', '=', owner)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
+      if (outcome.status === 'failed') await this.credits.refundJob(trx, id, `job failed: ${outcome.code}`, outcome.completedAt);
       if (delivery) await trx.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
       return true;
     });
@@ -247,8 +263,8 @@ export class JobRepository {
 
   /**
    * Cancels a job of `userId` that is pending and that no worker holds (never claimed, or its claim lapsed at `now`),
-   * settling it as failed with `failure`, and writes the webhook delivery `announce` makes of the cancelled row in the
-   * same transaction (the outbox, as settle does). One UPDATE with claim()'s condition in its WHERE: of a cancel and a
+   * settling it as failed with `failure`, refunds its charge and writes the webhook delivery `announce` makes of the
+   * cancelled row in the same transaction (the outbox, as settle does). One UPDATE with claim()'s condition in its WHERE: of a cancel and a
    * claim racing for one job, exactly one wins. Returns the cancelled row, or undefined when nothing was cancelled.
    */
   async cancel(
@@ -277,6 +293,7 @@ export class JobRepository {
         .returningAll()
         .executeTakeFirst();
       if (!cancelled) return undefined;
+      await this.credits.refundJob(trx, id, 'job cancelled by its owner', now);
       const delivery = announce(cancelled);
       if (delivery) await trx.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
       return cancelled;

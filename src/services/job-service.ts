@@ -15,6 +15,7 @@ import { hashRequest } from './request-hash.js';
 import { decodeJobListCursor, encodeJobListCursor } from './job-list-cursor.js';
 import { toJobView } from './job-view.js';
 import type { WebhookService } from './webhook-service.js';
+import { admissionError, type CreditService } from './credit-service.js';
 
 /** The common fields of every processing request; the rest are the operation's parameters. */
 export interface ProcessingBody {
@@ -67,6 +68,8 @@ export interface Submitted {
   job: JobRow;
   /** True when an Idempotency-Key matched an earlier request and no job was created. */
   replayed: boolean;
+  /** What a live key's new job was charged, and the balance after it; absent for test keys and replays. */
+  charged?: { credits: number; balance: number };
 }
 
 /** What GET /v1/jobs asks for: a page size, the previous page's cursor, filters. */
@@ -92,6 +95,8 @@ export class JobService {
       config: Config;
       /** The app's fetcher: decodes data: URLs exactly as the worker's does (same limits, same errors) without connecting. */
       fetcher: Pick<GuardedFetcher, 'fetchBytes'>;
+      /** Prices and admits jobs: live keys pay in credits, test keys are capped per day. */
+      credits: Pick<CreditService, 'admission'>;
     },
   ) {}
 
@@ -104,6 +109,10 @@ export class JobService {
       if (replay) return replay;
     }
     const id = crypto.randomUUID();
+    // Test keys process for real but are not billed.
+    const credits = owner.kind === 'live' ? operation.credits(params, mask !== undefined) : 0;
+    // Refused before anything is stored; the job's transaction judges again, and that judgement counts.
+    const admission = await this.deps.credits.admission(owner, { jobId: id, operation: operation.name, credits }, now);
     // Stored before the job row exists, so a worker never sees a job whose inputs are not there yet.
     const { image, mask: storedMask, keys } = await this.storeInputs(id, url, mask, now);
     const request: StoredRequest = { ...image, ...storedMask, params };
@@ -116,8 +125,7 @@ export class JobService {
       status: 'pending',
       request: JSON.stringify(request),
       webhook_url: webhook ?? null,
-      // Test keys process for real but are not billed.
-      credits: owner.kind === 'live' ? operation.credits(params, mask !== undefined) : 0,
+      credits,
       attempts: 0,
       progress: 0,
       result: null,
@@ -144,20 +152,20 @@ export class JobService {
           expires_at: new Date(now.getTime() + this.deps.config.idempotencyTtlHours * 3_600_000).toISOString(),
         }
       : undefined;
-    const created = await this.deps.jobs.create(job, idempotency).catch(async (error: unknown) => {
+    const created = await this.deps.jobs.create(job, idempotency, admission).catch(async (error: unknown) => {
       await discardStoredInputs(this.deps, keys).catch(() => {});
-      throw error;
+      throw admissionError(error, now);
     });
-    if (!created && idempotencyKey) {
+    if (!created) {
       // A concurrent request with the same key made the job: this one's inputs have no job (should removing them
       // fail, the sweep does it).
       await discardStoredInputs(this.deps, keys).catch(() => {});
-      const replay = await this.replay(owner, idempotencyKey, requestHash, now);
+      const replay = idempotencyKey ? await this.replay(owner, idempotencyKey, requestHash, now) : undefined;
       if (replay) return replay;
       throw new AppError('internal_error', 500, 'idempotency key vanished while it was being claimed');
     }
     this.deps.queue.enqueue(job.id, job.queue);
-    return { job, replayed: false };
+    return created.balance === undefined ? { job, replayed: false } : { job, replayed: false, charged: { credits, balance: created.balance } };
   }
 
   /**

@@ -3,6 +3,9 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config, type DeepPartial } from '../../src/config/config.js';
 import { UserRepository } from '../../src/repositories/user-repository.js';
 import { KeyService, type CreatedKey } from '../../src/services/key-service.js';
+import { LicenceService } from '../../src/services/licence-service.js';
+import { ADDONS, LicenceRepository } from '../../src/repositories/licence-repository.js';
+import { CreditRepository } from '../../src/repositories/credit-repository.js';
 import { acquireSharedServices } from './shared-services.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { HANG_MS } from './until.js';
@@ -50,6 +53,11 @@ export async function startTestApp(overrides: DeepPartial<Config> = {}, database
   await app.ready();
   const keys = new KeyService(new UserRepository(db.db));
   const user = await keys.createKey('owner@example.com', 'live');
+  // The owner holds a licence with credits no test runs out of and every add-on, so live-key jobs run as before;
+  // the refusals of credits and plans have tests of their own.
+  const licences = new LicenceService({ licences: new LicenceRepository(db.db), users: new UserRepository(db.db), credits: new CreditRepository(db.db) });
+  await licences.definePlan({ name: 'test-suite', monthlyCredits: 1_000_000, addons: [...ADDONS] });
+  await licences.grant(user.email, 'test-suite');
   return {
     app,
     config,

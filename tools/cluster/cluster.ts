@@ -142,13 +142,24 @@ async function waitForHealth(member: ClusterProcess): Promise<void> {
   throw new Error(`${member.name} did not answer /health within 120 s; see ${member.logFile}`);
 }
 
-/** Creates a live key for `email` in the cluster's database, through the CLI as an operator would. */
+/**
+ * Creates a live key for `email` in the cluster's database, through the CLI as an operator would: a test key makes
+ * the user, a licence to a plan with credits no run spends and every add-on lets them have a live key.
+ */
 export async function createKey(cluster: Cluster, email: string): Promise<string> {
-  const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [ROOMCRAFT, 'keys', 'create', '--email', email, '--kind', 'live'], { env: cluster.env });
+  await roomcraft(cluster, ['keys', 'create', '--email', email, '--kind', 'test']);
+  await roomcraft(cluster, ['plans', 'define', '--name', 'cluster', '--monthly-credits', '100000000', '--addons', 'smart-staging,enhancer']);
+  await roomcraft(cluster, ['licences', 'grant', '--email', email, '--plan', 'cluster']);
+  const output = await roomcraft(cluster, ['keys', 'create', '--email', email, '--kind', 'live']);
+  return output.trim().split('\n').at(-1)!;
+}
+
+/** Runs one roomcraft command against the cluster's database; its standard output. */
+function roomcraft(cluster: Cluster, args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, [ROOMCRAFT, ...args], { env: cluster.env });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`keys create exited with ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`roomcraft ${args.slice(0, 2).join(' ')} exited with ${code}`))));
   });
-  return output.trim().split('\n').at(-1)!;
 }

@@ -15,6 +15,8 @@ const EXPOSED_HEADERS = [
   'Preference-Applied',
   'X-Roomcraft-Degraded',
   'X-Roomcraft-Ignored-Fields',
+  'X-Credits-Charged',
+  'X-Credits-Balance',
   'X-Request-Id',
 ].join(', ');
 /** How long a browser may cache a preflight answer (Chromium caps it at 2 hours). */

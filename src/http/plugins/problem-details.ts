@@ -21,6 +21,7 @@ function problemBody(error: AppError, requestId: string) {
     requestId,
     ...(error.extra.fieldErrors?.length ? { errors: error.extra.fieldErrors } : {}),
     ...(error.extra.jobId ? { jobId: error.extra.jobId } : {}),
+    ...(error.extra.credits ? { cost: error.extra.credits.cost, balance: error.extra.credits.balance } : {}),
   };
 }
 

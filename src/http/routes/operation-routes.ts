@@ -58,6 +58,11 @@ const SUCCESS_HEADERS: Record<string, HeaderDoc> = {
       '`"lanczos3";models="esrgan-legacy-psnr-small";reason="model esrgan-legacy-psnr-small is not installed"`.',
   },
   'Idempotent-Replayed': { type: 'string', description: '`true` when an Idempotency-Key replayed an earlier answer.' },
+  'X-Credits-Charged': {
+    type: 'string',
+    description: 'Live keys: the credits this request was charged (refunded should the job fail). Absent for test keys and replays.',
+  },
+  'X-Credits-Balance': { type: 'string', description: 'Live keys: the balance right after this request’s charge, in credits.' },
   'X-Roomcraft-Ignored-Fields': {
     type: 'string',
     description:
@@ -158,11 +163,13 @@ export function registerOperationRoutes(app: HttpApp, deps: OperationRouteDeps):
               JOB_PROBLEM_HEADERS,
             ),
             401: problemResponse('Missing or invalid API key.'),
+            402: problemResponse('`insufficient_credits`: the balance does not cover the request; `cost` and `balance` say by how much.'),
+            403: problemResponse('`addon_not_in_plan`: the operation is a per-request add-on the plan of the key’s owner does not allow.'),
             404: problemResponse('The result of this synchronous job has expired.', JOB_PROBLEM_HEADERS),
             413: problemResponse('The request body is too large, has too many keys or array items, or is large outside url and mask.'),
             415: problemResponse('The request body is not JSON.'),
             422: problemResponse('The Idempotency-Key was used with a different request.'),
-            429: problemResponse('Too many requests; see Retry-After.'),
+            429: problemResponse('Too many requests (`rate_limited`), or a test key past its daily jobs (`test_key_daily_limit`); see Retry-After.'),
             500: problemResponse('Our fault; the request id finds it in the logs.', JOB_PROBLEM_HEADERS),
             501: problemResponse('The operation is not built on this server.'),
             503: problemResponse('A model the job needs is not installed, or the service is shutting down.', JOB_PROBLEM_HEADERS),
@@ -194,9 +201,10 @@ export function registerOperationRoutes(app: HttpApp, deps: OperationRouteDeps):
           throw new AppError('idempotency_key_invalid', 400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
         }
         const respondAsync = prefersAsync(request);
-        const { job, replayed } = await deps.jobs.submit(owner, operation, body, idempotencyKey);
+        const { job, replayed, charged } = await deps.jobs.submit(owner, operation, body, idempotencyKey);
         setJobHeaders(reply, job.id);
         if (replayed) reply.header('idempotent-replayed', 'true');
+        if (charged) reply.header('x-credits-charged', String(charged.credits)).header('x-credits-balance', String(charged.balance));
         if (respondAsync) reply.header('preference-applied', 'respond-async');
         if (job.webhook_url || respondAsync) return deps.jobs.acknowledgement(job, operation);
         const settled = await deps.jobs.waitUntilSettled(job.id);

@@ -13,6 +13,8 @@ export const ProblemSchema = Type.Object(
       Type.Array(Type.Object({ field: Type.String({ description: 'JSON pointer into the request.' }), message: Type.String() })),
     ),
     jobId: Type.Optional(Type.String({ description: 'The job concerned, when one exists (e.g. after a sync timeout).' })),
+    cost: Type.Optional(Type.Integer({ description: '`insufficient_credits`: what the request costs, in credits.' })),
+    balance: Type.Optional(Type.Integer({ description: '`insufficient_credits`: the balance the request found, in credits.' })),
   },
   { $id: 'Problem', additionalProperties: false },
 );
