@@ -85,7 +85,7 @@ export class JobProcessor {
     const started = performance.now();
     let outcome: JobOutcome;
     try {
-      const output = await this.deps.pool.run(jobTask(job.operation, request, await this.readInputs(request)), {
+      const output = await this.deps.pool.run(jobTask(job.operation, request, await this.readInputs(request), { watermark: job.key_kind === 'test' }), {
         signal,
         onStarted: () => {
           attempt = jobs.chargeAttempt(job.id, this.owner, new Date().toISOString()).then(

@@ -8,6 +8,7 @@ import type { FurnitureRenderer } from '../services/staging/furniture-renderer.j
 import type { AnyOperation } from '../services/operations/operation.js';
 import type { Config } from '../config/config.js';
 import type { JobTask, JobTaskResult } from './task.js';
+import { drawTestWatermark } from '../vision/watermark.js';
 
 export interface TaskContext {
   signal: AbortSignal;
@@ -24,8 +25,8 @@ export interface TaskContext {
 }
 
 /**
- * The pipeline of every job: fetch (or take the stored bytes), check the sizes, decode, run the operation, encode in
- * the input's format family.
+ * The pipeline of every job: fetch (or take the stored bytes), check the sizes, decode, run the operation, watermark a
+ * test key's result, encode in the input's format family.
  */
 export async function runTask(
   task: JobTask,
@@ -67,6 +68,8 @@ export async function runTask(
     { image: decoded.image, ...(mask ? { mask } : {}), params: task.params },
     { progress: context.progress, signal: context.signal, logger: context.logger, config, models: context.models, renderer: context.renderer },
   );
+  // A test key's result carries a visible TEST label; the change mask, when the operation reports one, covers it too.
+  if (task.watermark) drawTestWatermark(output.image, output.changeMask);
   const encoded = await encodeImage(output.image, decoded.meta, { jpegQuality: config.image.jpegQuality });
   const changeMask = output.changeMask ? await encodeMaskPng(output.changeMask) : undefined;
   return { ...encoded, ...(output.result ? { result: output.result } : {}), ...(changeMask ? { changeMask } : {}) };

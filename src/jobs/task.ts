@@ -43,7 +43,7 @@ type TaskMask = { maskUrl?: string; maskBytes?: never } | { maskBytes: Uint8Arra
  * and no configuration (each thread has it from its start, see WorkerSetup). One variant per operation.
  */
 export type JobTask = {
-  [N in OperationName]: { operation: N; params: OperationParams<N> } & TaskImage & TaskMask;
+  [N in OperationName]: { operation: N; params: OperationParams<N>; watermark?: boolean } & TaskImage & TaskMask;
 }[OperationName];
 
 /** The bytes of a job's stored inputs (StoredRequest's imageKey and maskKey), read from storage by the processor. */
@@ -55,9 +55,10 @@ export interface StoredInputBytes {
 /**
  * The task of a stored job. The parameters were validated against the operation's schema when the job was
  * submitted, and the registry's operation checks them again before its typed methods see them; an operation this
- * server does not know (a job left by another version) is refused.
+ * server does not know (a job left by another version) is refused. `watermark`: the job was made with a test key, and
+ * its result carries a TEST label (run-task.ts).
  */
-export function jobTask(operation: string, request: StoredRequest, stored: StoredInputBytes = {}): JobTask {
+export function jobTask(operation: string, request: StoredRequest, stored: StoredInputBytes = {}, options: { watermark?: boolean } = {}): JobTask {
   if (!isOperationName(operation)) throw new AppError('operation_unavailable', 501, `${operation} is not available on this server`);
   return {
     operation,
@@ -68,6 +69,7 @@ export function jobTask(operation: string, request: StoredRequest, stored: Store
         ? { maskUrl: request.mask }
         : {}),
     params: request.params,
+    ...(options.watermark ? { watermark: true } : {}),
   } as JobTask;
 }
 
