@@ -154,10 +154,10 @@ export interface Account {
   testKeys: { dailyJobs: number; jobsToday: number };
 }
 
-/** One line of GET /v1/usage: a day's ledger lines of one kind for one item. */
+/** One line of GET /v1/usage: a day's ledger lines of one kind for one item; credits signed (charges negative). */
 export interface UsageLine {
   date: string;
-  entry: 'grant' | 'charge' | 'refund' | string;
+  entry: 'grant' | 'charge' | 'refund';
   item: string;
   operation: string | null;
   lines: number;
@@ -166,5 +166,5 @@ export interface UsageLine {
 
 export const credits = {
   account: () => call<Account>('/v1/account'),
-  usage: (from: string, to: string) => call<{ usage: UsageLine[] }>(`/v1/usage?${new URLSearchParams({ from, to })}`),
+  usage: (from: string, to: string) => call<{ from: string; to: string; days: UsageLine[] }>(`/v1/usage?${new URLSearchParams({ from, to })}`),
 };

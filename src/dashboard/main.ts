@@ -101,6 +101,7 @@ async function show(): Promise<void> {
       session = undefined;
       return navigate(`/dashboard/login?next=${encodeURIComponent(pathname + search)}`);
     }
+    if (!title) main.append(view.heading('The page could not be shown'));
     main.append(h('p', { role: 'alert', class: 'message error' }, describeError(error)));
   }
   // Moving focus to the new page's heading tells screen-reader users the page changed; not on the first load.

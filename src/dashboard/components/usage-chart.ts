@@ -6,13 +6,14 @@ export interface DayTotal {
   credits: number;
 }
 
-const WIDTH = 600;
+const WIDTH = 900;
 const HEIGHT = 200;
 const AXIS = 28;
 
 /**
  * Credits spent per day as SVG bars, scaled to the busiest day, with its numbers also in a table below for screen
- * readers and for reading exact values (the picture alone says nothing to them).
+ * readers and for reading exact values (the picture alone says nothing to them). A day whose refunds outweigh its
+ * charges (a job charged the day before failed) has no bar.
  */
 export function usageChart(days: DayTotal[]): HTMLElement {
   const most = Math.max(1, ...days.map((d) => d.credits));
@@ -49,8 +50,9 @@ export function usageChart(days: DayTotal[]): HTMLElement {
     h(
       'tbody',
       {},
-      days.filter((d) => d.credits > 0).map((d) => h('tr', {}, h('td', {}, d.day), h('td', { class: 'number' }, String(d.credits)))),
+      days.filter((d) => d.credits !== 0).map((d) => h('tr', {}, h('td', {}, d.day), h('td', { class: 'number' }, String(d.credits)))),
     ),
   );
-  return h('div', { class: 'chart-box' }, chart, h('details', {}, h('summary', {}, 'The numbers'), table));
+  const numbers = total === 0 ? h('p', {}, 'No credits spent on these days.') : table;
+  return h('div', { class: 'chart-box' }, chart, h('details', {}, h('summary', {}, 'The numbers'), numbers));
 }

@@ -37,7 +37,7 @@ export async function usagePage(view: View): Promise<void> {
       'section',
       { class: 'card', 'aria-labelledby': 'usage-days' },
       h('h2', { id: 'usage-days' }, `Credits spent, last ${DAYS} days`),
-      usageChart(perDay(usage.usage, from)),
+      usageChart(perDay(usage.days, from)),
     ),
     h(
       'section',

@@ -42,6 +42,7 @@ const SHELL = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>Roomcraft dashboard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/assets/app.css">
 <script type="module" src="/dashboard/assets/app.js"></script>
 </head>
