@@ -87,7 +87,11 @@ describe('the dashboard in Chromium', () => {
     for (const asset of ['app.js', 'app.css']) {
       const answer = await fetch(`${origin}/dashboard/assets/${asset}`);
       assert.equal(answer.status, 200, `${asset}: ${answer.status} (is dist/dashboard built? npm run build)`);
+      // Revalidated on each load: unchanged, it costs a 304 and no body.
+      const again = await fetch(`${origin}/dashboard/assets/${asset}`, { headers: { 'if-none-match': answer.headers.get('etag')! } });
+      assert.equal(again.status, 304);
     }
+    assert.equal((await fetch(`${origin}/dashboard/assets/..%2Fmain.js`)).status, 404);
   });
 
   it('signs up, and lands on the playground logged in', HANG, async () => {

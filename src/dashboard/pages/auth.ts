@@ -38,6 +38,6 @@ export function authPage(view: View, kind: 'login' | 'signup'): void {
   });
   const other = signup
     ? h('p', {}, 'Already have an account? ', h('a', { href: `/dashboard/login${location.search}` }, 'Log in'))
-    : h('p', {}, 'No account yet? ', h('a', { href: `/dashboard/signup${location.search}` }, 'Sign up'), ' — a free test key comes with it at once.');
+    : h('p', {}, 'No account yet? ', h('a', { href: `/dashboard/signup${location.search}` }, 'Sign up'), ' — then create a free test key at once.');
   view.main.append(view.heading(signup ? 'Sign up' : 'Log in'), form, other);
 }
