@@ -17,6 +17,10 @@ import { ModelRegistry } from './repositories/models/model-registry.js';
 import { ModelStore } from './repositories/models/model-store.js';
 import { createGuardedFetcher } from './repositories/fetcher/guarded-fetcher.js';
 import { KeyService } from './services/key-service.js';
+import { CreditRepository } from './repositories/credit-repository.js';
+import { LicenceRepository } from './repositories/licence-repository.js';
+import { CreditService } from './services/credit-service.js';
+import { registerAccountRoutes } from './http/routes/account-routes.js';
 import { JobService, type JobQueue } from './services/job-service.js';
 import { JobEvents } from './services/job-events.js';
 import { WebhookService } from './services/webhook-service.js';
@@ -32,7 +36,13 @@ import { registerHealthRoute } from './http/routes/health-routes.js';
 import { JobSweeper } from './jobs/job-sweeper.js';
 import { registerProblemDetails, problemOnClientError, problemOnFrameworkError } from './http/plugins/problem-details.js';
 import { registerJsonBody, dataUrlBodyLimit, SMALL_BODY_LIMIT_BYTES } from './http/plugins/json-body.js';
-import { registerAuthentication } from './http/plugins/authentication.js';
+import { registerAuthentication, registerSessionAuthentication } from './http/plugins/authentication.js';
+import { registerDashboardApi } from './http/routes/dashboard-api-routes.js';
+import { sessionCookie } from './http/session-cookie.js';
+import { SessionRepository } from './repositories/session-repository.js';
+import { SessionService } from './services/session-service.js';
+import { AccountService } from './services/account-service.js';
+import { LoginThrottle } from './services/login-throttle.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerCors } from './http/plugins/cors.js';
@@ -131,7 +141,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   } else if (!redis) {
     logger.warn('the api role without REDIS_URL cannot wake workers: they find new jobs at their next sweep (ROOMCRAFT_SWEEP_INTERVAL_MS)');
   }
+  const credits = new CreditService({ credits: new CreditRepository(database.db), licences: new LicenceRepository(database.db), config });
   const jobs = new JobService({
+    credits,
     jobs: jobRepository,
     idempotency: new IdempotencyRepository(database.db),
     storage,
@@ -196,11 +208,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     // Before authentication and rate limiting: a browser's preflight carries no API key.
     registerCors(app, config.cors.origins);
     registerAuthentication(app, keys);
-    registerRateLimit(app, config.rateLimit.perMinute, {
-      store: createRateLimitStore(config, logger.child({ component: 'rate-limit' })),
+    const sessionAccess = { sessions: new SessionService(new SessionRepository(database.db)), cookie: sessionCookie(config.publicUrl), publicUrl: config.publicUrl };
+    registerSessionAuthentication(app, sessionAccess);
+    const counters = createRateLimitStore(config, logger.child({ component: 'rate-limit' }));
+    registerRateLimit(app, config.rateLimit.perMinute, { store: counters });
+    registerDashboardApi(app, {
+      ...sessionAccess,
+      accounts: new AccountService(userRepository),
+      keys,
+      throttle: new LoginThrottle(counters, logger.child({ component: 'log-in' })),
+      licences: new LicenceRepository(database.db),
     });
     registerOperationRoutes(app, { jobs, catalog, destinations: fetcher, bodyLimit: dataUrlBodyLimit(config.fetch.maxBytes) });
     registerJobRoutes(app, { jobs, jobRepository, storage, config, webhooks });
+    registerAccountRoutes(app, { credits });
     registerCatalogRoutes(app, catalog);
     registerStatusRoutes(app, status);
     registerMetricsRoutes(app, createServiceMetrics(new MetricsRepository(database.db, database.engine)));
