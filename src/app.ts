@@ -54,6 +54,8 @@ import { registerJobRoutes } from './http/routes/job-routes.js';
 import { registerCatalogRoutes } from './http/routes/catalog-routes.js';
 import { registerStatusRoutes } from './http/routes/status-routes.js';
 import { registerMetricsRoutes } from './http/routes/metrics-routes.js';
+import { registerDashboardRoutes } from './http/routes/dashboard-routes.js';
+import { registerDashboardDeliveryRoutes } from './http/routes/dashboard-redeliver-routes.js';
 import { MetricsRepository } from './repositories/metrics-repository.js';
 import { createServiceMetrics } from './services/metrics/service-metrics.js';
 import { VERSION } from './version.js';
@@ -222,6 +224,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     registerOperationRoutes(app, { jobs, catalog, destinations: fetcher, bodyLimit: dataUrlBodyLimit(config.fetch.maxBytes) });
     registerJobRoutes(app, { jobs, jobRepository, storage, config, webhooks });
     registerAccountRoutes(app, { credits });
+    registerDashboardRoutes(app, { config });
+    registerDashboardDeliveryRoutes(app, { jobs: jobRepository, deliveries: new WebhookRepository(database.db), webhooks, publicUrl: config.publicUrl });
     registerCatalogRoutes(app, catalog);
     registerStatusRoutes(app, status);
     registerMetricsRoutes(app, createServiceMetrics(new MetricsRepository(database.db, database.engine)));

@@ -116,17 +116,19 @@ describe('rate limit in one process', () => {
     await app.close();
   });
 
-  it('leaves the real app’s output images, status page and OpenAPI document unmetered', async () => {
+  it('leaves the real app’s output images, status page, OpenAPI document and dashboard pages unmetered', async () => {
     // The plugin names these routes by their patterns: this checks the patterns against the routes app.ts registers.
     const t = await startTestApp({ rateLimit: { perMinute: 1 } });
     try {
       for (let i = 0; i < 3; i++) {
-        for (const url of ['/v1/outputs/0123456789abcdef0123456789abcdef.jpg', '/status.json', '/status', '/v1/openapi.json']) {
+        for (const url of ['/v1/outputs/0123456789abcdef0123456789abcdef.jpg', '/status.json', '/status', '/v1/openapi.json', '/dashboard', '/dashboard/assets/app.js']) {
           const response = await t.app.inject({ method: 'GET', url });
           assert.notEqual(response.statusCode, 429, url);
           assert.equal(response.headers.ratelimit, undefined, url);
         }
       }
+      // The dashboard's JSON API is metered like any call.
+      assert.ok((await t.app.inject({ method: 'GET', url: '/dashboard/api/session' })).headers.ratelimit);
     } finally {
       await t.close();
     }

@@ -12,6 +12,9 @@ const WINDOW_MS = 60_000;
  */
 const UNMETERED_ROUTES = new Set(['/v1/outputs/:file', '/status', '/status.json', '/health', '/healthz', '/metrics', '/v1/openapi.json']);
 const UNMETERED_PREFIX = '/v1/docs';
+/** The dashboard's pages and assets (static files); its JSON API under /dashboard/api is metered like any call. */
+const DASHBOARD = '/dashboard';
+const DASHBOARD_API = '/dashboard/api/';
 
 export interface RateLimitOptions {
   /** Where the counts live; several API processes sharing one Redis store share one count. In this process by default. */
@@ -69,5 +72,6 @@ export function registerRateLimit(app: HttpApp, perMinute: number, options: Rate
 function isUnmetered(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   if (route === undefined) return false;
+  if (route === DASHBOARD || (route.startsWith(`${DASHBOARD}/`) && !route.startsWith(DASHBOARD_API))) return true;
   return UNMETERED_ROUTES.has(route) || route === UNMETERED_PREFIX || route.startsWith(`${UNMETERED_PREFIX}/`);
 }
