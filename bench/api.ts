@@ -27,13 +27,17 @@ async function main(): Promise<void> {
     ROOMCRAFT_FETCH_ALLOW: '127.0.0.1/32',
     // High enough that the limiter is measured as overhead, never as the bottleneck.
     ROOMCRAFT_RATE_LIMIT_PER_MINUTE: '100000000',
+    ROOMCRAFT_TEST_DAILY_JOBS: '100000000',
     LOG_LEVEL: 'warn',
   };
-  const keyOutput = execFileSync(path.join(ROOT, 'bin/roomcraft'), ['keys', 'create', '--email', 'bench@example.com', '--kind', 'live'], {
-    env,
-    encoding: 'utf8',
-  });
-  const key = keyOutput.trim().split('\n').at(-1)!;
+  const roomcraft = (...args: string[]) => execFileSync(path.join(ROOT, 'bin/roomcraft'), args, { env, encoding: 'utf8' });
+  // A live key as an operator makes one: the user (with a test key), a plan, a licence to it, then the key. Every
+  // submission is charged: a conditional UPDATE of the balance and a ledger line in the job's transaction.
+  // The user's test key is measured too, on the same run: the same path without the charge (a daily count instead).
+  const testKey = roomcraft('keys', 'create', '--email', 'bench@example.com', '--kind', 'test').trim().split('\n').at(-1)!;
+  roomcraft('plans', 'define', '--name', 'bench', '--monthly-credits', '100000000');
+  roomcraft('licences', 'grant', '--email', 'bench@example.com', '--plan', 'bench');
+  const key = roomcraft('keys', 'create', '--email', 'bench@example.com', '--kind', 'live').trim().split('\n').at(-1)!;
   const server = spawn(path.join(ROOT, 'bin/roomcraft'), ['serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const receiver = await startReceiver();
   try {
@@ -48,6 +52,20 @@ async function main(): Promise<void> {
     await run({ url: `http://127.0.0.1:${PORT}/v1/styles`, headers, duration: 2 }); // warm-up
     const lookups = await run({ url: `http://127.0.0.1:${PORT}/v1/styles`, headers });
     const submissions = await run({ url: `http://127.0.0.1:${PORT}/v1/upscale`, method: 'POST', headers, body });
+    const testSubmissions = await run({
+      url: `http://127.0.0.1:${PORT}/v1/upscale`,
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${testKey}` },
+      body,
+    });
+    // The ledger holds one charge per accepted submission, and the balance is what the charges left.
+    const account = (await (await fetch(`http://127.0.0.1:${PORT}/v1/account`, { headers })).json()) as {
+      balance: number;
+      usage: { operation: string; charges: number; refunds: number }[];
+    };
+    const upscales = account.usage.find((u) => u.operation === 'upscale');
+    const charges = upscales?.charges ?? 0;
+    const accepted = submissions['2xx'];
 
     const row = (name: string, result: autocannon.Result) =>
       `| ${name} | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |`;
@@ -60,9 +78,14 @@ async function main(): Promise<void> {
       '| Request | req/s | p50 ms | p99 ms | non-2xx |',
       '|---|---:|---:|---:|---:|',
       row('`GET /v1/styles`', lookups),
-      row('`POST /v1/upscale` with `webhook` (async submission)', submissions),
+      row('`POST /v1/upscale` with `webhook` (async submission, live key charged 1 credit)', submissions),
+      row('the same with a test key (not charged; counted under the daily cap)', testSubmissions),
       '',
-      'Targets: lookups ≥ 5,000 req/s with p99 < 20 ms; async submissions ≥ 500 req/s on SQLite.',
+      `Live key: ${accepted.toLocaleString('en')} submissions answered in the 10 s, ${charges.toLocaleString('en')} charges on the ledger ` +
+        `(the rest answered after the count stopped), ${(upscales?.refunds ?? 0).toLocaleString('en')} refunded (their jobs failed: this service ` +
+        `has no models installed), balance ${account.balance.toLocaleString('en')} of 100,000,000.`,
+      '',
+      'Targets: lookups ≥ 5,000 req/s with p99 < 20 ms; charged async submissions ≥ 1,000 req/s on SQLite.',
     ].join('\n');
     writeSection('bench-api', markdown);
     process.stdout.write(`${markdown}\n`);

@@ -185,6 +185,7 @@ describe('credits: a failed job is refunded in its settle', () => {
     const answer = await t.app.inject({ method: 'POST', url: '/v1/upscale_advanced', headers: t.auth, payload: { url: 'data:image/png;base64,aGVsbG8=', scale: 2 } });
     assert.equal(answer.statusCode, 400, answer.body);
     assert.equal(answer.json().code, 'unsupported_image_format');
+    assert.equal(answer.headers['x-credits-charged'], '2', 'the synchronous answer still says what was charged');
     const lines = await t.database.db.selectFrom('credit_ledger').selectAll().where('job_id', '=', answer.headers['x-job-id'] as string).orderBy('created_at').execute();
     assert.deepEqual(lines.map((line) => [line.entry, Number(line.amount)]), [['charge', -2], ['refund', 2]]);
     assert.equal((await credits.balanceOf(t.user.userId)).balance, before);
