@@ -2,7 +2,8 @@ import { roomProgramme, type ProgrammeGroup, type ProgrammeMember } from '../cat
 import type { Footprint } from '../furniture/generator.js';
 import { samplePiece, type SampledPiece } from '../furniture/library.js';
 import { Random } from '../random.js';
-import { convexHull, convexOverlap, DOOR_CLEARANCE_M, DOOR_SIDE_MARGIN_M, OPENING_MARGIN_PX, pose, WALL_GAP_M, type Placement } from './place-piece.js';
+import { pose, type Placement } from './place-piece.js';
+import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, WALL_GAP_M, type Refusals, type RuleSettings } from './placement-rules.js';
 import { projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 import { checkWalkway } from './walkway.js';
 
@@ -15,6 +16,12 @@ export const MAIN_WALKWAY_M = 0.9;
 const PIECE_GAP_M = 0.05;
 const GRID_STEP_M = 0.1;
 const CANDIDATES_PER_GROUP = 24;
+/**
+ * Looser than one piece's rules: a room's pieces stand from PLAN_NEAREST_M, may be cut by the frame's sides (only
+ * each footprint's centre need be seen), and its rugs may lie in door strips (the walkway check keeps doors
+ * reachable). Each of the single piece's stricter settings lowers the plans' completeness (bench:staging-plans).
+ */
+const ROOM_PIECE_RULES: RuleSettings = { nearestM: PLAN_NEAREST_M, seen: 'footprint-centre', flatPiecesInDoorStrips: true };
 /** A hard violation outweighs any score (Infinigen's annealer: a move that lowers violations always wins). */
 const HARD = 1000;
 
@@ -85,7 +92,8 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
   const groups = programme.groups.filter((g) => request.decor || !g.decor);
   const asked = groups.reduce((n, g) => n + 1 + g.members.length, 0);
 
-  const candidates = groups.map((group, index) => groupCandidates(room, group, index, request, random));
+  const refusals = groups.map((): Refusals => ({}));
+  const candidates = groups.map((group, index) => groupCandidates(room, group, index, request, random, refusals[index]!));
   // Greedy: each group's best pose that overlaps nothing placed before it.
   const choice = candidates.map(() => -1);
   for (let g = 0; g < groups.length; g++) {
@@ -127,7 +135,7 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
   groups.forEach((group, g) => {
     const k = choice[g]!;
     if (k < 0) {
-      const why = candidates[g]!.length === 0 ? noPoseReason(request) : 'it would stand in the way of the pieces placed before it';
+      const why = candidates[g]!.length === 0 ? noSpotReason('it', refusals[g]!, request.mask !== undefined) : 'it would stand in the way of the pieces placed before it';
       missing.push({ group: group.name, furnitureId: group.anchor, reason: why });
       for (const member of group.members) missing.push({ group: group.name, furnitureId: member.furnitureId, reason: 'its group was left out' });
       return;
@@ -150,17 +158,6 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
   };
 }
 
-function noPoseReason(request: PlanRequest): string {
-  if (request.mask) return 'the marked area has no floor where it fits';
-  if (request.preserveWindows) return 'no spot on the seen floor fits it without covering a window or door';
-  return 'no spot on the seen floor fits it';
-}
-
-/** Flat pieces (rugs, mats) lie under others and do not block a walkway. */
-function isFlat(footprint: Footprint): boolean {
-  return footprint.height < 0.05;
-}
-
 function base(placement: Placement): [number, number][] {
   return placement.corners.slice(0, 4).map((c) => [c[0], c[1]] as [number, number]);
 }
@@ -168,36 +165,52 @@ function base(placement: Placement): [number, number][] {
 // ---------------------------------------------------------------------------------------------------------------
 // One group's poses.
 
-/** The group's poses with its anchor, or, where that fits nowhere, with the first alternative that does. */
-function groupCandidates(room: RoomModel, group: ProgrammeGroup, index: number, request: PlanRequest, random: Random): GroupCandidate[] {
+/**
+ * The group's poses with its anchor, or, where that fits nowhere, with the first alternative that does; `refusals`
+ * counts the hard rules that turned poses down.
+ */
+function groupCandidates(room: RoomModel, group: ProgrammeGroup, index: number, request: PlanRequest, random: Random, refusals: Refusals): GroupCandidate[] {
   for (const anchorId of [group.anchor, ...(group.alternatives ?? [])]) {
-    const found = groupCandidatesWith(room, group, anchorId, index, request, random);
+    const found = groupCandidatesWith(room, group, anchorId, index, request, random, refusals);
     if (found.length > 0) return found;
   }
   return [];
 }
 
-function groupCandidatesWith(room: RoomModel, group: ProgrammeGroup, anchorId: string, index: number, request: PlanRequest, random: Random): GroupCandidate[] {
+function groupCandidatesWith(
+  room: RoomModel,
+  group: ProgrammeGroup,
+  anchorId: string,
+  index: number,
+  request: PlanRequest,
+  random: Random,
+  refusals: Refusals,
+): GroupCandidate[] {
   const seedOf = (slot: string) => new Random(request.seed).fork(`${request.roomId}/${index}/${slot}`).int(0, 2 ** 31 - 1);
   const anchor = samplePiece(anchorId, request.styleId, seedOf('anchor'));
   const members = group.members.map((member, m) => {
     const limits = member.relation.kind === 'under' ? rugLimits(anchor.footprint, group) : undefined;
-    return { member, piece: samplePiece(member.furnitureId, request.styleId, seedOf(`member${m}`), limits) };
+    const piece = samplePiece(member.furnitureId, request.styleId, seedOf(`member${m}`), limits);
+    return { member, piece, rules: { ...request, footprint: piece.footprint } };
   });
+  const anchorRules = { ...request, footprint: anchor.footprint };
   const out: GroupCandidate[] = [];
   for (const pose0 of anchorPoses(room, anchor.footprint, group.place)) {
     const anchorPlacement = pose(room, anchor.footprint, pose0, 0);
-    if (pieceProblem(room, request, anchor.footprint, anchorPlacement)) continue;
+    const anchorProblem = brokenRule(room, anchorRules, anchorPlacement, ROOM_PIECE_RULES);
+    countRefusal(refusals, anchorProblem);
+    if (anchorProblem) continue;
     const pieces: PlannedPiece[] = [{ group: group.name, entry: 0, furnitureId: anchorId, piece: anchor, placement: anchorPlacement }];
     const dropped: PlanShortfall[] = [];
     let failed = false;
     let frontPlacement: Placement | undefined;
     let frontFootprint: Footprint | undefined;
-    for (const [m, { member, piece }] of members.entries()) {
+    for (const [m, { member, piece, rules }] of members.entries()) {
       const placements = memberPlacements(room, member, piece.footprint, anchor.footprint, anchorPlacement, frontPlacement, frontFootprint);
       let kept = 0;
       for (const placement of placements) {
-        const problem = pieceProblem(room, request, piece.footprint, placement);
+        const problem = brokenRule(room, rules, placement, ROOM_PIECE_RULES);
+        countRefusal(refusals, problem);
         // Chairs tuck under their table or desk; everything else in a group keeps clear of the rest of it.
         const tucked = member.relation.kind === 'around' || (member.relation.kind === 'front' && member.relation.gap < 0);
         const clash = !isFlat(piece.footprint) && !tucked && pieces.some((p) => !isFlat(p.piece.footprint) && footprintsOverlap(p.placement, placement, 0.01));
@@ -331,56 +344,7 @@ function memberPlacements(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Rules.
-
-/** The first hard rule one piece breaks on its own, or undefined. */
-function pieceProblem(room: RoomModel, request: PlanRequest, footprint: Footprint, placement: Placement): string | undefined {
-  const { left, right, front } = room.box;
-  const corners = base(placement);
-  const slack = 0.011;
-  if (corners.some(([x, y]) => x < left + WALL_GAP_M - slack || x > right - WALL_GAP_M + slack || y > front - WALL_GAP_M + slack)) return 'room';
-  if (corners.some(([, y]) => y < PLAN_NEAREST_M - 1e-6)) return 'near';
-  const { width, height } = room.camera;
-  // Seen: the footprint's centre is in the photo (the piece may be cut by the frame, never float).
-  const centre = projectWorld(room.camera, [placement.x, placement.y, room.box.floor]);
-  if (!centre || centre[0] < 0 || centre[0] >= width || centre[1] < 0 || centre[1] >= height) return 'view';
-  if (footprint.placement === 'on-wall') {
-    const tops = placement.corners.slice(4).map((p) => projectWorld(room.camera, p));
-    if (tops.some((p) => !p || p[1] < 0)) return 'view';
-  }
-  if (!isFlat(footprint)) {
-    for (const opening of room.openings) {
-      if (opening.kind === 'window') continue;
-      if (inDoorStrip(room, corners, opening.wall, opening.u0 - DOOR_SIDE_MARGIN_M, opening.u1 + DOOR_SIDE_MARGIN_M)) return 'door';
-    }
-  }
-  if (request.mask) {
-    for (let i = 0; i <= 4; i++) {
-      for (let j = 0; j <= 4; j++) {
-        const [a, b, c, d] = corners as [[number, number], [number, number], [number, number], [number, number]];
-        const u = i / 4;
-        const v = j / 4;
-        const x = (a[0] + (b[0] - a[0]) * u) * (1 - v) + (d[0] + (c[0] - d[0]) * u) * v;
-        const y = (a[1] + (b[1] - a[1]) * u) * (1 - v) + (d[1] + (c[1] - d[1]) * u) * v;
-        const pixel = projectWorld(room.camera, [x, y, room.box.floor]);
-        if (!pixel || pixel[0] < 0 || pixel[1] < 0 || pixel[0] >= width || pixel[1] >= height) return 'mask';
-        if (request.mask[Math.floor(pixel[1]) * width + Math.floor(pixel[0])] === 0) return 'mask';
-      }
-    }
-  }
-  if (request.preserveWindows || request.obstacles?.length) {
-    const hull = convexHull(placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
-    if (request.preserveWindows && room.openings.some((opening) => convexOverlap(hull, opening.polygon, OPENING_MARGIN_PX))) return 'openings';
-    if (request.obstacles?.some((outline) => convexOverlap(hull, outline))) return 'obstacle';
-  }
-  return undefined;
-}
-
-function inDoorStrip(room: RoomModel, corners: [number, number][], wall: WallLabel, u0: number, u1: number): boolean {
-  const us = corners.map((p) => (wall === 'wall-front' ? p[0] : p[1]));
-  const depths = corners.map((p) => (wall === 'wall-front' ? room.box.front - p[1] : wall === 'wall-left' ? p[0] - room.box.left : room.box.right - p[0]));
-  return Math.max(...us) > u0 && Math.min(...us) < u1 && Math.min(...depths) < DOOR_CLEARANCE_M;
-}
+// Rules between pieces, scores and the plan's energy.
 
 /** Whether two footprints (convex quadrilaterals on the floor) come closer than `gap` metres. */
 function footprintsOverlap(a: Placement, b: Placement, gap: number): boolean {

@@ -1,0 +1,203 @@
+import type { Footprint } from '../furniture/generator.js';
+import type { Vec3 } from '../vision/geometry/vec3.js';
+import type { Placement } from './place-piece.js';
+import { projectWorld, type RoomModel, type WallLabel } from './room-model.js';
+
+/**
+ * The hard rules one piece's placement must keep, the same for the single-piece placer and the room planner: inside
+ * the room, far enough from the camera, on floor the photo shows, off door strips, inside the user's mask, off
+ * windows and doors (preserveWindows) and off furniture already standing. Scores (what is merely preferred) stay with
+ * each caller.
+ */
+
+/** Gap between a piece's back and the wall it stands against (Infinigen's against_wall 0.07 m, ProcTHOR's 0.05 m). */
+export const WALL_GAP_M = 0.06;
+/** How far into the wall gap a footprint corner may reach: it still stands about 5 cm clear of the wall. */
+const WALL_SLACK_M = 0.011;
+/** Depth of the strip kept free in front of every door, and the extra width on each side of it. */
+export const DOOR_CLEARANCE_M = 0.9;
+const DOOR_SIDE_MARGIN_M = 0.15;
+/** How close in the photo a piece may come to a window or door it must leave untouched. */
+const OPENING_MARGIN_PX = 2;
+
+/** The hard rule a placement breaks; the reasons given to callers are built from these. */
+export type BrokenRule = 'room' | 'near' | 'view' | 'door' | 'mask' | 'openings' | 'obstacle';
+
+export interface RuleRequest {
+  footprint: Footprint;
+  /** Photo-sized; non-zero where the user allows furniture (the floor it may stand on). */
+  mask?: Uint8Array;
+  /** Nothing of the piece may cover a window or door pixel. */
+  preserveWindows: boolean;
+  /** Image outlines of what already stands in the room (detected furniture): the piece's image may not overlap them. */
+  obstacles?: [number, number][][];
+}
+
+export interface RuleSettings {
+  /** The nearest a footprint corner may come to the camera (world y, metres). */
+  nearestM: number;
+  /**
+   * What of the piece the photo must show: its whole footprint (one piece, framed on its own), or only the
+   * footprint's centre (a room's pieces along the frame's sides may be cut by it, never float).
+   */
+  seen: 'whole-footprint' | 'footprint-centre';
+  /** Whether flat pieces (rugs, mats) may lie in a door's strip: under a room's other pieces they block no one. */
+  flatPiecesInDoorStrips: boolean;
+}
+
+/** The first hard rule a placement breaks, or undefined. */
+export function brokenRule(room: RoomModel, request: RuleRequest, placement: Placement, settings: RuleSettings): BrokenRule | undefined {
+  if (throughWall(room, placement)) return 'room';
+  if (tooNearCamera(placement, settings.nearestM)) return 'near';
+  if (!seenInPhoto(room, request.footprint, placement, settings.seen)) return 'view';
+  if (!(settings.flatPiecesInDoorStrips && isFlat(request.footprint)) && inAnyDoorStrip(room, placement)) return 'door';
+  if (request.mask && !insideMask(room, request.mask, placement)) return 'mask';
+  if (request.preserveWindows || request.obstacles?.length) {
+    const hull = imageHull(room, placement);
+    if (request.preserveWindows && coversOpening(room, hull)) return 'openings';
+    if (request.obstacles && onStandingFurniture(request.obstacles, hull)) return 'obstacle';
+  }
+  return undefined;
+}
+
+/** Flat pieces (rugs, mats) lie under others and do not block a walkway. */
+export function isFlat(footprint: Footprint): boolean {
+  return footprint.height < 0.05;
+}
+
+function footprintCorners(placement: Placement): Vec3[] {
+  return placement.corners.slice(0, 4);
+}
+
+export function throughWall(room: RoomModel, placement: Placement): boolean {
+  const { left, right, front } = room.box;
+  return footprintCorners(placement).some(
+    ([x, y]) => x < left + WALL_GAP_M - WALL_SLACK_M || x > right - WALL_GAP_M + WALL_SLACK_M || y > front - WALL_GAP_M + WALL_SLACK_M,
+  );
+}
+
+function tooNearCamera(placement: Placement, nearestM: number): boolean {
+  return footprintCorners(placement).some(([, y]) => y < nearestM - 1e-6);
+}
+
+/** The footprint (or its centre) on floor the camera sees; a wall piece's top below the frame's top edge. */
+function seenInPhoto(room: RoomModel, footprint: Footprint, placement: Placement, seen: RuleSettings['seen']): boolean {
+  const { width, height } = room.camera;
+  if (seen === 'whole-footprint') {
+    // One pixel inside the frame; the top may leave it, as in a real photo.
+    const pixels = footprintCorners(placement).map((p) => projectWorld(room.camera, p));
+    if (pixels.some((p) => !p || p[0] < 1 || p[0] > width - 1 || p[1] < 1 || p[1] > height - 1)) return false;
+  } else {
+    const centre = projectWorld(room.camera, [placement.x, placement.y, room.box.floor]);
+    if (!centre || centre[0] < 0 || centre[0] >= width || centre[1] < 0 || centre[1] >= height) return false;
+  }
+  if (footprint.placement === 'on-wall') {
+    const tops = placement.corners.slice(4).map((p) => projectWorld(room.camera, p));
+    if (tops.some((p) => !p || p[1] < 0)) return false;
+  }
+  return true;
+}
+
+function inAnyDoorStrip(room: RoomModel, placement: Placement): boolean {
+  return room.openings.some((opening) => opening.kind !== 'window' && inDoorStrip(room, placement, opening.wall, opening.u0 - DOOR_SIDE_MARGIN_M, opening.u1 + DOOR_SIDE_MARGIN_M));
+}
+
+/** Whether the footprint reaches into the strip in front of a wall between u0 and u1, DOOR_CLEARANCE_M deep. */
+function inDoorStrip(room: RoomModel, placement: Placement, wall: WallLabel, u0: number, u1: number): boolean {
+  const corners = footprintCorners(placement);
+  const us = corners.map(([x, y]) => (wall === 'wall-front' ? x : y));
+  const depths = corners.map(([x, y]) => (wall === 'wall-front' ? room.box.front - y : wall === 'wall-left' ? x - room.box.left : room.box.right - x));
+  return Math.max(...us) > u0 && Math.min(...us) < u1 && Math.min(...depths) < DOOR_CLEARANCE_M;
+}
+
+/** A 5 × 5 grid over the footprint (at the piece's own height), every point on a marked pixel of the photo. */
+function insideMask(room: RoomModel, mask: Uint8Array, placement: Placement): boolean {
+  const { width, height } = room.camera;
+  const corners = footprintCorners(placement);
+  for (let i = 0; i <= 4; i++) {
+    for (let j = 0; j <= 4; j++) {
+      const pixel = projectWorld(room.camera, bilinear(corners, i / 4, j / 4));
+      if (!pixel || pixel[0] < 0 || pixel[1] < 0 || pixel[0] >= width || pixel[1] >= height) return false;
+      if (mask[Math.floor(pixel[1]) * width + Math.floor(pixel[0])] === 0) return false;
+    }
+  }
+  return true;
+}
+
+function bilinear(quad: Vec3[], u: number, v: number): Vec3 {
+  const [a, b, c, d] = quad as [Vec3, Vec3, Vec3, Vec3];
+  const lerp = (p: Vec3, q: Vec3, t: number): Vec3 => [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t];
+  return lerp(lerp(a, b, u), lerp(d, c, u), v);
+}
+
+function imageHull(room: RoomModel, placement: Placement): [number, number][] {
+  return convexHull(placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
+}
+
+/** Two pixels of margin: a mesh may stand up to 1 cm past its footprint's box, and its edge is antialiased. */
+function coversOpening(room: RoomModel, hull: [number, number][]): boolean {
+  return room.openings.some((opening) => convexOverlap(hull, opening.polygon, OPENING_MARGIN_PX));
+}
+
+/**
+ * Without depth, overlapping standing furniture in the image is taken as standing in its way (or behind it, which
+ * the render would wrongly draw in front).
+ */
+function onStandingFurniture(obstacles: [number, number][][], hull: [number, number][]): boolean {
+  return obstacles.some((outline) => convexOverlap(hull, outline));
+}
+
+/** Refusals counted by rule over every pose tried. */
+export type Refusals = Partial<Record<BrokenRule, number>>;
+
+export function countRefusal(refusals: Refusals, rule: BrokenRule | undefined): void {
+  if (rule) refusals[rule] = (refusals[rule] ?? 0) + 1;
+}
+
+/** Why no pose was left for `piece` ("a 2.00 × 0.90 m piece", "it"), from the rules that refused the poses tried. */
+export function noSpotReason(piece: string, refusals: Refusals, masked: boolean): string {
+  if (masked && refusals.mask) return `the marked area has no floor where ${piece} fits`;
+  if (refusals.openings) return `every spot where ${piece} fits covers a window or door (preserveWindows)`;
+  if (refusals.obstacle) return `every spot where ${piece} fits is taken by furniture already in the photo`;
+  return `the floor seen in the photo has no free spot where ${piece} fits`;
+}
+
+/** Convex hull of points (monotone chain), counter-clockwise in image coordinates. */
+export function convexHull(points: [number, number][]): [number, number][] {
+  const sorted = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (sorted.length < 3) return sorted;
+  const crossZ = (o: [number, number], a: [number, number], b: [number, number]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: [number, number][] = [];
+  for (const p of sorted) {
+    while (lower.length >= 2 && crossZ(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: [number, number][] = [];
+  for (const p of sorted.reverse()) {
+    while (upper.length >= 2 && crossZ(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+/**
+ * Whether two convex polygons come closer than `margin` pixels (separating axis test; with margin 0, touching edges
+ * do not count).
+ */
+export function convexOverlap(a: [number, number][], b: [number, number][], margin = 0): boolean {
+  if (a.length < 3 || b.length < 3) return false;
+  for (const polygon of [a, b]) {
+    for (let i = 0; i < polygon.length; i++) {
+      const p = polygon[i]!;
+      const q = polygon[(i + 1) % polygon.length]!;
+      const length = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      if (length < 1e-12) continue;
+      const axis: [number, number] = [(q[1] - p[1]) / length, (p[0] - q[0]) / length];
+      const project = (poly: [number, number][]) => poly.map((v) => v[0] * axis[0] + v[1] * axis[1]);
+      const pa = project(a);
+      const pb = project(b);
+      if (Math.max(...pa) + margin <= Math.min(...pb) + 1e-9 || Math.max(...pb) + margin <= Math.min(...pa) + 1e-9) return false;
+    }
+  }
+  return true;
+}
