@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { startImageServer, type ImageServer } from './helpers/image-server.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
+import { overcastHouse } from './helpers/overcast-house.js';
 import { until } from './helpers/until.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -353,31 +354,6 @@ describe('enhancer', () => {
     await hooks.close();
   });
 
-  /** A house under a flat overcast sky: the upper part pale grey and smooth, the lower part textured and darker. */
-  async function overcastScene(): Promise<Buffer> {
-    const width = 240;
-    const height = 180;
-    const pixels = Buffer.alloc(width * height * 3);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const roof = 80 + Math.abs(x - 120) * 0.4;
-        const i = (y * width + x) * 3;
-        if (y < roof) {
-          const v = 205 + Math.round((y / roof) * 12);
-          pixels[i] = v;
-          pixels[i + 1] = v + 1;
-          pixels[i + 2] = v + 3;
-        } else {
-          const brick = ((x >> 3) + (y >> 2)) % 2 ? 20 : 0;
-          pixels[i] = 110 + brick;
-          pixels[i + 1] = 72 + brick / 2;
-          pixels[i + 2] = 58;
-        }
-      }
-    }
-    return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
-  }
-
   it('enhances synchronously at full resolution in the input format', async () => {
     const input = await makeImage(64, 48, 'jpeg');
     const response = await t.app.inject({
@@ -397,7 +373,7 @@ describe('enhancer', () => {
         method: 'POST',
         url: '/v1/enhancer',
         headers: t.auth,
-        payload: { url: dataUrl(await overcastScene()), sky_fix: true, webhook: hooks.url },
+        payload: { url: dataUrl((await overcastHouse()).png), sky_fix: true, webhook: hooks.url },
       })
     ).json();
     const job = await settledJob(t, hooks, id);

@@ -5,6 +5,7 @@ import { loadCatalog } from '../src/catalog/catalog.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { applySunshineLift, MAX_SUNSHINE_GAIN, sunshineLiftFor } from '../src/vision/sky/sunshine-lift.js';
 import { dataUrl } from './helpers/fixtures.js';
+import { overcastHouse } from './helpers/overcast-house.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -14,27 +15,6 @@ function flat(width: number, height: number, rgb: [number, number, number]): Raw
   const data = new Uint8Array(width * height * 3);
   for (let i = 0; i < width * height; i++) data.set(rgb, i * 3);
   return { data, width, height, channels: 3 };
-}
-
-/** A brick house under a flat overcast sky (the enhancer's test scene), as raw pixels and as a PNG. */
-async function overcastHouse(): Promise<{ png: Buffer; pixels: Buffer; width: number; height: number; roof: (x: number) => number }> {
-  const width = 240;
-  const height = 180;
-  const roof = (x: number) => 80 + Math.abs(x - 120) * 0.4;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      if (y < roof(x)) {
-        const v = 205 + Math.round((y / roof(x)) * 12);
-        pixels.set([v, v + 1, v + 3], i);
-      } else {
-        const brick = ((x >> 3) + (y >> 2)) % 2 ? 20 : 0;
-        pixels.set([110 + brick, 72 + brick / 2, 58], i);
-      }
-    }
-  }
-  return { png: await sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer(), pixels, width, height, roof };
 }
 
 describe('the sunshine lift', () => {
