@@ -8,13 +8,19 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { launchChromium } from './helpers/browser.js';
-import { makeImage } from './helpers/fixtures.js';
+import { browserSession } from './helpers/browser-session.js';
+import { dataUrl, makeImage } from './helpers/fixtures.js';
+import { LicenceService } from '../src/services/licence-service.js';
+import { LicenceRepository } from '../src/repositories/licence-repository.js';
+import { UserRepository } from '../src/repositories/user-repository.js';
+import { CreditRepository } from '../src/repositories/credit-repository.js';
 import { HANG_MS, TEST_TIMEOUT_MS } from './helpers/until.js';
 
 /**
  * The dashboard in a real browser (headless Debian Chromium through playwright-core) against the real service on a
- * loopback port: sign up, create a key, run an upscale from the playground, draw a mask, see the result, the jobs,
- * the usage, revoke the key and see the API refuse it. Every wait is on something the page shows, with HANG_MS as
+ * loopback port: sign up, create a key, run an upscale from the playground, draw a mask, see the result, the jobs;
+ * with a plan granted, create a production key and spend credits with it, and see them on the usage page; change the
+ * password, log out and back in with it; revoke the key and see the API refuse it. Every wait is on something the page shows, with HANG_MS as
  * the deadline, never a sleep. Each page is photographed; with ROOMCRAFT_UPDATE_SCREENSHOTS=1 into docs/images/
  * (the committed ones), otherwise into a temporary directory, so a test run leaves the work tree alone.
  */
@@ -38,6 +44,9 @@ describe('the dashboard in Chromium', () => {
   let page: Page;
   let shots: string;
   let key: { value: string; prefix: string };
+  const EMAIL = 'browser@example.com';
+  const PASSWORD = 'a long enough password';
+  const NEW_PASSWORD = 'another long password';
   const photo = { width: 96, height: 64 };
   let photoBytes: Buffer;
   const pageErrors: string[] = [];
@@ -100,13 +109,13 @@ describe('the dashboard in Chromium', () => {
     await shoot('login');
     await page.getByRole('link', { name: 'Sign up' }).click();
     await heading('Sign up');
-    await page.getByLabel('Email').fill('browser@example.com');
-    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
     await shoot('signup');
     await page.getByRole('button', { name: 'Create the account' }).click();
     await heading('Playground');
     assert.equal(new URL(page.url()).pathname, '/dashboard/playground');
-    await page.getByText('browser@example.com').waitFor();
+    await page.getByText(EMAIL).waitFor();
   });
 
   it('creates a test key, shown once, and lists it by its prefix', HANG, async () => {
@@ -192,12 +201,129 @@ describe('the dashboard in Chromium', () => {
     await shoot('job');
   });
 
-  it('shows the balance, the plan and the chart of the last 30 days', HANG, async () => {
+  it('with a plan granted, creates a production key on the keys page, whose upscales are charged', HANG, async () => {
+    // The grant an administrator makes (roomcraft licences grant), through the service's own classes.
+    const db = t.database.db;
+    const licences = new LicenceService({ licences: new LicenceRepository(db), users: new UserRepository(db), credits: new CreditRepository(db) });
+    await licences.definePlan({ name: 'starter', monthlyCredits: 50, addons: ['enhancer'] });
+    const granted = await licences.grant(EMAIL, 'starter', { grantedBy: 'browser test' });
+    assert.ok('balance' in granted && granted.balance === 50, JSON.stringify(granted));
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await heading('API keys');
+    await page.getByLabel('Kind of key').selectOption('live');
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const live = await page.getByLabel('API key').inputValue();
+    await page.locator('tr[data-prefix]', { hasText: 'Production' }).waitFor();
+
+    // Two upscales (1 credit each) and an advanced one (2 credits), each answered once done.
+    const image = dataUrl(photoBytes);
+    const runs = [
+      { operation: 'upscale', cost: 1 },
+      { operation: 'upscale', cost: 1 },
+      { operation: 'upscale_advanced', cost: 2 },
+    ];
+    let balance = 50;
+    for (const { operation, cost } of runs) {
+      const answer = await fetch(`${origin}/v1/${operation}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${live}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: image, scale: 2 }),
+      });
+      const body = (await answer.json()) as { status: string };
+      assert.equal(answer.status, 200, JSON.stringify(body));
+      assert.equal(body.status, 'success');
+      balance -= cost;
+      assert.equal(answer.headers.get('x-credits-charged'), String(cost));
+      assert.equal(answer.headers.get('x-credits-balance'), String(balance));
+    }
+  });
+
+  it('shows the balance, the plan, the charged operations and the chart of the last 30 days', HANG, async () => {
     await page.getByRole('link', { name: 'Usage and credits' }).click();
     await heading('Usage and credits');
     await page.locator('[data-fact="Balance"]').waitFor();
-    assert.equal(await page.locator('svg.chart rect.bar').count(), 30);
+    assert.equal(await page.locator('[data-fact="Balance"]').textContent(), '46 credits');
+    assert.equal(await page.locator('[data-fact="Plan"]').textContent(), 'starter');
+    // This period by operation: upscale twice (2 credits), upscale_advanced once (2).
+    const byOperation = page.getByRole('region', { name: 'This period, by operation' });
+    const line = (operation: string) => byOperation.locator('tbody tr', { has: page.getByRole('cell', { name: operation, exact: true }) });
+    assert.deepEqual(await line('upscale').locator('td').allTextContents(), ['upscale', 'operation', '2', '0', '2']);
+    assert.deepEqual(await line('upscale_advanced').locator('td').allTextContents(), ['upscale_advanced', 'operation', '1', '0', '2']);
+    // Thirty days, today's bar the only one drawn, at full height: 4 credits.
+    const bars = page.locator('svg.chart rect.bar');
+    assert.equal(await bars.count(), 30);
+    const heights = await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
+    assert.deepEqual(
+      heights.map((height) => height > 0),
+      [...Array<boolean>(29).fill(false), true],
+    );
+    assert.match((await page.locator('svg.chart').getAttribute('aria-label')) ?? '', /4 in all/);
+    await page.getByText('The numbers').click();
+    await page.getByRole('cell', { name: new Date().toISOString().slice(0, 10) }).waitFor();
     await shoot('usage');
+  });
+
+  it('changes the password on the account page (other sessions end), logs out, and logs in with the new one only', HANG, async () => {
+    // Another browser of the same user, whose session the change ends.
+    const other = await browserSession(t.app, origin, { email: EMAIL, password: PASSWORD }, 'log-in');
+    const otherAlive = async () => (await t.app.inject({ method: 'GET', url: '/dashboard/api/session', headers: { cookie: other.cookie } })).statusCode;
+    assert.equal(await otherAlive(), 200);
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await heading('Account');
+    const current = page.getByLabel('Current password', { exact: true });
+    const fresh = page.getByLabel('New password', { exact: true });
+    const confirmation = page.getByLabel('Confirm the new password');
+    const alert = page.getByRole('alert');
+    const submit = page.getByRole('button', { name: 'Change the password' });
+
+    // Two new passwords that differ: refused in the page, announced, the confirmation marked and focused.
+    await current.fill(PASSWORD);
+    await fresh.fill(NEW_PASSWORD);
+    await confirmation.fill(`${NEW_PASSWORD}!`);
+    await submit.click();
+    await alert.filter({ hasText: 'The two new passwords differ' }).waitFor();
+    assert.equal(await confirmation.getAttribute('aria-invalid'), 'true');
+    assert.ok(await confirmation.evaluate((input) => input === document.activeElement));
+
+    // A wrong current password: refused by the service (401 invalid_credentials), the current field marked.
+    await current.fill('not the password at all');
+    await confirmation.fill(NEW_PASSWORD);
+    await submit.click();
+    await alert.filter({ hasText: 'The current password is wrong.' }).waitFor();
+    assert.equal(await current.getAttribute('aria-invalid'), 'true');
+    assert.equal(await confirmation.getAttribute('aria-invalid'), null);
+    assert.equal(await otherAlive(), 200);
+
+    // From the keyboard alone: type into each field, Tab to the next, Enter submits.
+    await current.fill('');
+    await fresh.fill('');
+    await confirmation.fill('');
+    await current.focus();
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(NEW_PASSWORD);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(NEW_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Your password is changed. 1 other session was logged out.' }).waitFor();
+    assert.equal(await page.locator('main [role="alert"]').textContent(), '', 'the earlier error is gone');
+    assert.equal(await current.inputValue(), '');
+    assert.equal(await otherAlive(), 401);
+    await shoot('account');
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await heading('Log in');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await alert.filter({ hasText: /./ }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/dashboard/login', 'the old password is refused');
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading('Playground');
+    await page.getByText(EMAIL).waitFor();
   });
 
   it('revokes the key, after which the API refuses it with 401', HANG, async () => {

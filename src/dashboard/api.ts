@@ -143,6 +143,9 @@ export const dashboardApi = {
   rotateWebhookSecret: () => call<{ secret: string }>('/dashboard/api/webhook-secret/rotate', { method: 'POST' }),
   deliveries: (jobId: string) => call<{ deliveries: Delivery[] }>(`/dashboard/api/jobs/${encodeURIComponent(jobId)}/deliveries`),
   redeliver: (jobId: string) => call<{ id: string }>(`/dashboard/api/jobs/${encodeURIComponent(jobId)}/redeliver`, { method: 'POST' }),
+  /** Ends the user's other sessions; this one stays. */
+  changePassword: (currentPassword: string, newPassword: string) =>
+    call<{ endedSessions: number }>('/dashboard/api/password', { method: 'POST', body: { currentPassword, newPassword } }),
 };
 
 /** GET /v1/account: the balance, the plan, this period's use by operation. */

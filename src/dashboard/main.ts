@@ -8,6 +8,7 @@ import { usagePage } from './pages/usage.js';
 import { jobsPage } from './pages/jobs.js';
 import { jobPage } from './pages/job.js';
 import { playgroundPage } from './pages/playground.js';
+import { accountPage } from './pages/account.js';
 
 /** What a page is given: where to draw, the path's parameters, the session, and a signal aborted when it is left. */
 export interface View {
@@ -49,6 +50,7 @@ const ROUTES: Route[] = [
   route('/dashboard/jobs/:id', jobPage),
   route('/dashboard/keys', keysPage, { nav: 'API keys' }),
   route('/dashboard/usage', usagePage, { nav: 'Usage and credits' }),
+  route('/dashboard/account', accountPage, { nav: 'Account' }),
 ];
 const NAVIGATION = ROUTES.filter((r) => r.nav);
 
