@@ -149,6 +149,8 @@ describe('acknowledgements come from the operation modules', () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const spec: Record<string, string[]> = {
       'creative-redesign': ['status', 'id', 'styleId', 'roomId', 'creativity', 'mode'],
+      redesign: ['status', 'id', 'styleId', 'roomId', 'creativity', 'mode'],
+      refresh: ['status', 'id', 'transformation', 'value', 'mode'],
       furnish: ['status', 'id', 'styleId', 'roomId', 'mode'],
       'smart-staging-v2': ['status', 'id', 'styleId', 'roomId', 'mode'],
       'smart-staging': ['status', 'id', 'styleId', 'roomId', 'mode'],

@@ -55,6 +55,10 @@ export class RoomcraftClient {
   readonly enhancer = this.method('enhancer');
   /** POST /v1/sunshine (extension): a chosen sky and the light lifted to suit it. */
   readonly sunshine = this.method('sunshine');
+  /** POST /v1/redesign (extension matching the public twin): a redesign at a creativity level; 501 until built. */
+  readonly redesign = this.method('redesign');
+  /** POST /v1/refresh (extension matching the public twin): walls repainted or floor relaid; 501 until built. */
+  readonly refresh = this.method('refresh');
 
   /** Any processing operation by its path name; the named methods above are this with their types. */
   process<K extends OperationName>(

@@ -101,6 +101,30 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationSpec<K> } = {
     method: 'sunshine',
     fields: { url, skyId: { type: 'string', required: false }, webhook },
   },
+  redesign: {
+    method: 'redesign',
+    fields: {
+      url,
+      mask: optionalUrl,
+      styleId: id,
+      roomId: id,
+      creativity: { type: 'number', required: false },
+      preserveWindows: { type: 'boolean', required: false },
+      preserveWalls: { type: 'boolean', required: false },
+      preserveCeiling: { type: 'boolean', required: false },
+      preserveFloor: { type: 'boolean', required: false },
+      webhook,
+    },
+  },
+  refresh: {
+    method: 'refresh',
+    fields: {
+      url,
+      transformation: { type: 'string', required: true, values: ['walls', 'floor'] },
+      value: { type: 'string', required: true },
+      webhook,
+    },
+  },
 };
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];

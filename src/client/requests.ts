@@ -104,6 +104,43 @@ export interface SunshineRequest {
   webhook?: string;
 }
 
+/**
+ * Extension matching the spec's public twin: a room redesigned in a style at a creativity level, only inside `mask`
+ * when one is given (the preserve flags are then ignored). Answers 501 operation_unavailable until the redesign
+ * pipeline lands (issue 18).
+ */
+export interface RedesignRequest {
+  url: string;
+  /** Style id from styles(). */
+  styleId: string;
+  /** Room id from rooms(). */
+  roomId: string;
+  /** 0 to 30, the higher the more the room changes; default 15. */
+  creativity?: number;
+  /** Area that may change; the image's dimensions. */
+  mask?: string;
+  preserveWindows?: boolean;
+  preserveWalls?: boolean;
+  preserveCeiling?: boolean;
+  preserveFloor?: boolean;
+  webhook?: string;
+}
+
+export type RefreshTransformation = 'walls' | 'floor';
+
+/**
+ * Extension matching the spec's public twin: the walls repainted or the floor relaid. `value`: for walls a `#rrggbb`
+ * colour or one of the twin's colour names (`white`, `egg shell`, `black`, `gray`, `blue`, `deep blue`, `olive`,
+ * `terracotta`); for floor a material id of a-z, 0-9, `_` and `-` (the twin's: `parquet`, `tile`, `marble`, `carpet`,
+ * `concrete`, `hardwood`). Answers 501 operation_unavailable until the redesign pipeline lands (issue 18).
+ */
+export interface RefreshRequest {
+  url: string;
+  transformation: RefreshTransformation;
+  value: string;
+  webhook?: string;
+}
+
 /** Each endpoint's last path segment and its request body. */
 export interface Requests {
   'creative-redesign': CreativeRedesignRequest;
@@ -115,6 +152,8 @@ export interface Requests {
   upscale_advanced: UpscaleAdvancedRequest;
   enhancer: EnhancerRequest;
   sunshine: SunshineRequest;
+  redesign: RedesignRequest;
+  refresh: RefreshRequest;
 }
 
 /** A processing operation, named as in its path: POST /v1/<name>. */

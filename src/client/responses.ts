@@ -20,6 +20,10 @@ export interface Acknowledgement {
   roomId?: string;
   creativity?: number;
   skyId?: string;
+  /** refresh: echo of the request. */
+  transformation?: 'walls' | 'floor';
+  /** refresh: echo of the request. */
+  value?: string;
 }
 
 export type JobStatus = 'pending' | 'success' | 'failed';

@@ -6,6 +6,8 @@ import { creativeRedesign } from '../services/operations/creative-redesign.js';
 import { declutter } from '../services/operations/declutter.js';
 import { enhancer } from '../services/operations/enhancer.js';
 import { furnish } from '../services/operations/furnish.js';
+import { redesign } from '../services/operations/redesign.js';
+import { refresh } from '../services/operations/refresh.js';
 import { smartStagingV1, smartStagingV2 } from '../services/operations/smart-staging.js';
 import { sunshine } from '../services/operations/sunshine.js';
 import { upscale, upscaleAdvanced } from '../services/operations/upscale.js';
@@ -16,6 +18,8 @@ import { upscale, upscaleAdvanced } from '../services/operations/upscale.js';
  */
 export const TASK_PARAM_SCHEMAS = {
   'creative-redesign': creativeRedesign.params,
+  redesign: redesign.params,
+  refresh: refresh.params,
   furnish: furnish.params,
   'smart-staging-v2': smartStagingV2.params,
   'smart-staging': smartStagingV1.params,

@@ -1,6 +1,8 @@
 import type { AnyOperation } from './operation.js';
 import { erase } from './define.js';
 import { creativeRedesign } from './creative-redesign.js';
+import { redesign } from './redesign.js';
+import { refresh } from './refresh.js';
 import { furnish } from './furnish.js';
 import { smartStagingV1, smartStagingV2 } from './smart-staging.js';
 import { declutter } from './declutter.js';
@@ -8,9 +10,14 @@ import { upscale, upscaleAdvanced } from './upscale.js';
 import { enhancer } from './enhancer.js';
 import { sunshine } from './sunshine.js';
 
-/** Every processing operation of the API, in the spec's order, in the form the routes, the worker and the status page use. */
+/**
+ * Every processing operation of the API, in the spec's order (the public twin's redesign and refresh, extensions,
+ * beside creative-redesign), in the form the routes, the worker and the status page use.
+ */
 export const OPERATIONS: readonly AnyOperation[] = [
   erase(creativeRedesign),
+  erase(redesign),
+  erase(refresh),
   erase(furnish),
   erase(smartStagingV2),
   erase(smartStagingV1),

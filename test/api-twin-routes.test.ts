@@ -1,0 +1,236 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { loadCatalog } from '../src/catalog/catalog.js';
+import { OPERATIONS } from '../src/services/operations/registry.js';
+import { DEFAULT_CREATIVITY } from '../src/services/operations/redesign.js';
+import { TWIN_FLOOR_MATERIALS, TWIN_WALL_COLOURS } from '../src/services/operations/refresh.js';
+
+/**
+ * POST /v1/redesign and POST /v1/refresh, the public twin's neighbours of creative-redesign (issue 18): routes of
+ * their own that validate like any operation, then answer 501 operation_unavailable (not 404 route_not_found) until
+ * the redesign pipeline is built, with no job made and no credit charged.
+ */
+describe('the public twin’s redesign and refresh', () => {
+  let t: TestApp;
+  before(async () => {
+    // No worker role: nothing here may ever reach one.
+    t = await startTestApp({ roles: ['api'] });
+  });
+  after(() => t.close());
+
+  const url = 'https://example.com/room.jpg';
+  const post = (path: string, payload: object, headers: Record<string, string> = t.auth) =>
+    t.app.inject({ method: 'POST', url: path, headers, payload });
+  const balance = async () => {
+    const account = await t.app.inject({ method: 'GET', url: '/v1/account', headers: t.auth });
+    assert.equal(account.statusCode, 200, account.body);
+    return account.json().balance as number;
+  };
+  const jobCount = async () => (await t.database.db.selectFrom('jobs').select('id').execute()).length;
+
+  const valid: [string, object][] = [
+    ['/v1/redesign', { url, styleId: 'modern', roomId: 'living_room', creativity: 14 }],
+    ['/v1/redesign', { url, styleId: 'japandi', roomId: 'bedroom' }],
+    [
+      '/v1/redesign',
+      {
+        url,
+        mask: url,
+        styleId: 'scandinavian',
+        roomId: 'kitchen',
+        creativity: 0,
+        preserveWindows: true,
+        preserveWalls: false,
+        preserveCeiling: true,
+        preserveFloor: true,
+        webhook: 'https://example.com/hook',
+      },
+    ],
+    ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: 30 }],
+    ['/v1/refresh', { url, transformation: 'walls', value: '#a1B2c3' }],
+    ['/v1/refresh', { url, transformation: 'walls', value: 'egg shell' }],
+    ['/v1/refresh', { url, transformation: 'floor', value: 'parquet' }],
+    ['/v1/refresh', { url, transformation: 'floor', value: 'oak_herringbone-2' }],
+    ['/v1/refresh', { url, transformation: 'walls', value: 'terracotta', webhook: 'https://example.com/hook' }],
+  ];
+
+  it('answers a valid request 501 operation_unavailable as problem+json, naming neither a job nor a charge', async () => {
+    for (const [path, body] of valid) {
+      const response = await post(path, body);
+      const what = `${path} ${JSON.stringify(body)}`;
+      assert.equal(response.statusCode, 501, `${what}: ${response.body}`);
+      assert.match(response.headers['content-type'] as string, /^application\/problem\+json/, what);
+      const problem = response.json();
+      assert.equal(problem.code, 'operation_unavailable', what);
+      assert.equal(problem.status, 501, what);
+      assert.match(problem.detail, new RegExp(`^${path.slice(4)} is not available on this server yet`), what);
+      for (const header of ['x-job-id', 'link', 'x-credits-charged', 'x-credits-balance']) {
+        assert.equal(response.headers[header], undefined, `${what}: ${header}`);
+      }
+    }
+  });
+
+  it('charges no credit and makes no job for a 501, the same request with Prefer: respond-async included', async () => {
+    const before = await balance();
+    assert.ok(before > 0, 'the owner holds credits, so a charge would show');
+    const jobsBefore = await jobCount();
+    for (const [path, body] of valid) {
+      assert.equal((await post(path, body)).statusCode, 501);
+      assert.equal((await post(path, body, { ...t.auth, prefer: 'respond-async', 'idempotency-key': `twin-${path}` })).statusCode, 501);
+    }
+    assert.equal(await balance(), before);
+    assert.equal(await jobCount(), jobsBefore);
+    const ledger = await t.database.db.selectFrom('credit_ledger').select('operation').where('entry', '=', 'charge').execute();
+    assert.ok(!ledger.some((line) => line.operation === 'redesign' || line.operation === 'refresh'), JSON.stringify(ledger));
+    // A charged operation on the same account does move the balance: the check above could see a charge.
+    const charged = await post('/v1/upscale', { url }, { ...t.auth, prefer: 'respond-async' });
+    assert.equal(charged.statusCode, 200, charged.body);
+    assert.equal(await balance(), before - 1);
+  });
+
+  it('refuses an invalid body with 400 validation_failed naming the field, before the 501', async () => {
+    const cases: [string, object, string][] = [
+      ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: 31 }, '/creativity'],
+      ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: -1 }, '/creativity'],
+      ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: '14' }, '/creativity'],
+      ['/v1/redesign', { url, roomId: 'bedroom', creativity: 10 }, '/styleId'],
+      ['/v1/redesign', { url, styleId: 'modern', creativity: 10 }, '/roomId'],
+      ['/v1/redesign', { url, styleId: 'no_such_style', roomId: 'bedroom' }, '/styleId'],
+      ['/v1/redesign', { url, styleId: 'modern', roomId: 'no_such_room' }, '/roomId'],
+      ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', preserveWalls: 'yes' }, '/preserveWalls'],
+      ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', mask: 'ftp://example.com/m.png' }, '/mask'],
+      ['/v1/redesign', { styleId: 'modern', roomId: 'bedroom' }, '/url'],
+      ['/v1/refresh', { url, transformation: 'ceiling', value: 'white' }, '/transformation'],
+      ['/v1/refresh', { url, value: 'white' }, '/transformation'],
+      ['/v1/refresh', { url, transformation: 'walls' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'walls', value: 'red' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'walls', value: '#12345' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'walls', value: 'parquet' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'floor', value: 'Oak Floor' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'floor', value: '#ffffff' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'floor', value: '' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'floor', value: 'x'.repeat(41) }, '/value'],
+      ['/v1/refresh', { url, transformation: 'walls', value: 7 }, '/value'],
+    ];
+    const jobsBefore = await jobCount();
+    for (const [path, body, field] of cases) {
+      const response = await post(path, body);
+      const what = `${path} ${JSON.stringify(body)}`;
+      assert.equal(response.statusCode, 400, `${what}: ${response.body}`);
+      assert.match(response.headers['content-type'] as string, /^application\/problem\+json/, what);
+      const problem = response.json();
+      assert.equal(problem.code, 'validation_failed', what);
+      assert.ok(
+        problem.errors.some((e: { field: string }) => e.field === field),
+        `${what} names ${field}: ${JSON.stringify(problem.errors)}`,
+      );
+    }
+    assert.equal(await jobCount(), jobsBefore);
+    const red = (await post('/v1/refresh', { url, transformation: 'walls', value: 'red' })).json();
+    assert.match(red.errors[0].message, /a #rrggbb hex colour or one of "white", "egg shell"/);
+    assert.match(red.errors[0].message, /\(got "red"\)$/);
+    const hot = (await post('/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: 31 })).json();
+    assert.match(hot.errors[0].message, /^creativity /);
+    assert.match(hot.errors[0].message, /30/);
+  });
+
+  it('answers 401 without a key or with a wrong one, before validating', async () => {
+    for (const path of ['/v1/redesign', '/v1/refresh']) {
+      for (const headers of [{}, { authorization: 'Bearer rc_live_wrong' }] as Record<string, string>[]) {
+        const response = await post(path, { transformation: 'ceiling' }, headers);
+        assert.equal(response.statusCode, 401, `${path} ${JSON.stringify(headers)}`);
+        assert.match(response.headers['content-type'] as string, /^application\/problem\+json/);
+      }
+    }
+  });
+
+  it('documents both in the OpenAPI document, under "not yet available", with the twin’s fields', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const fields = (path: string) => {
+      const schema = document.paths[path].post.requestBody.content['application/json'].schema;
+      return { names: Object.keys(schema.properties).sort(), required: [...schema.required].sort(), properties: schema.properties };
+    };
+    for (const path of ['/v1/redesign', '/v1/refresh']) {
+      const post = document.paths[path]?.post;
+      assert.ok(post, `${path} is documented`);
+      assert.deepEqual(post.tags, ['not yet available'], path);
+      assert.match(post.summary, /^Not available yet \(501\) — /, path);
+      assert.ok(post.responses['501'].content['application/problem+json'], path);
+    }
+    const redesign = fields('/v1/redesign');
+    assert.deepEqual(redesign.names, [
+      'creativity',
+      'mask',
+      'preserveCeiling',
+      'preserveFloor',
+      'preserveWalls',
+      'preserveWindows',
+      'roomId',
+      'styleId',
+      'url',
+      'webhook',
+    ]);
+    assert.deepEqual(redesign.required, ['roomId', 'styleId', 'url']);
+    assert.equal(redesign.properties.creativity.minimum, 0);
+    assert.equal(redesign.properties.creativity.maximum, 30);
+    const refresh = fields('/v1/refresh');
+    assert.deepEqual(refresh.names, ['transformation', 'url', 'value', 'webhook']);
+    assert.deepEqual(refresh.required, ['transformation', 'url', 'value']);
+    type Property = { const?: unknown; enum?: unknown[] } | undefined;
+    const constant = (property: Property) => property?.const ?? property?.enum?.[0];
+    const ack = (path: string) =>
+      document.paths[path].post.responses['200'].content['application/json'].schema.anyOf.find(
+        (s: { properties?: Record<string, Property> }) => constant(s.properties?.status) === 'pending',
+      );
+    assert.deepEqual(Object.keys(ack('/v1/redesign').properties), ['status', 'id', 'styleId', 'roomId', 'creativity', 'mode']);
+    assert.equal(constant(ack('/v1/redesign').properties.mode), 'redesign');
+    assert.deepEqual(Object.keys(ack('/v1/refresh').properties), ['status', 'id', 'transformation', 'value', 'mode']);
+    assert.equal(constant(ack('/v1/refresh').properties.mode), 'refresh');
+  });
+
+  it('lists both on the status page as not available, heavy, 1 credit, after creative-redesign', async () => {
+    const names = OPERATIONS.map((o) => o.name);
+    assert.deepEqual(names.slice(names.indexOf('creative-redesign'), names.indexOf('creative-redesign') + 3), ['creative-redesign', 'redesign', 'refresh']);
+    const status = (await t.app.inject({ method: 'GET', url: '/status.json' })).json();
+    for (const name of ['redesign', 'refresh']) {
+      const entry = status.operations.find((op: { name: string }) => op.name === name);
+      assert.deepEqual(entry, { name, path: `/v1/${name}`, mode: name, available: false });
+      const operation = OPERATIONS.find((o) => o.name === name)!;
+      assert.equal(operation.run, undefined);
+    }
+    const redesign = OPERATIONS.find((o) => o.name === 'redesign')!;
+    const refresh = OPERATIONS.find((o) => o.name === 'refresh')!;
+    const redesignParams = { styleId: 'modern', roomId: 'bedroom' };
+    assert.equal(redesign.credits(redesignParams, true), 1);
+    assert.equal(redesign.queue(redesignParams), 'heavy');
+    assert.equal(refresh.credits({ transformation: 'floor', value: 'tile' }, false), 1);
+    assert.equal(refresh.queue({ transformation: 'floor', value: 'tile' }), 'heavy');
+  });
+
+  it('builds the acknowledgements: creativity echoed, or the default; refresh echoes transformation and value', () => {
+    const catalog = loadCatalog();
+    const redesign = OPERATIONS.find((o) => o.name === 'redesign')!;
+    const refresh = OPERATIONS.find((o) => o.name === 'refresh')!;
+    assert.deepEqual(redesign.acknowledgement({ styleId: 'modern', roomId: 'bedroom', creativity: 14 }, catalog), {
+      styleId: 'modern',
+      roomId: 'bedroom',
+      creativity: 14,
+    });
+    assert.deepEqual(redesign.acknowledgement({ styleId: 'modern', roomId: 'bedroom' }, catalog), {
+      styleId: 'modern',
+      roomId: 'bedroom',
+      creativity: DEFAULT_CREATIVITY,
+    });
+    assert.deepEqual(refresh.acknowledgement({ transformation: 'walls', value: '#ffeedd' }, catalog), { transformation: 'walls', value: '#ffeedd' });
+  });
+
+  it('accepts every wall colour and floor type the twin names', async () => {
+    for (const value of TWIN_WALL_COLOURS) {
+      assert.equal((await post('/v1/refresh', { url, transformation: 'walls', value })).statusCode, 501, value);
+    }
+    for (const value of TWIN_FLOOR_MATERIALS) {
+      assert.equal((await post('/v1/refresh', { url, transformation: 'floor', value })).statusCode, 501, value);
+    }
+  });
+});
