@@ -105,6 +105,7 @@ export interface JobTaskResult {
 export type ToWorker = { type: 'run'; taskId: number; task: JobTask } | { type: 'abort'; taskId: number };
 
 export type FromWorker =
+  | { type: 'ready' }
   | { type: 'started'; taskId: number }
   | { type: 'progress'; taskId: number; fraction: number }
   | { type: 'done'; taskId: number; result: JobTaskResult; loadedModels: string[] }

@@ -19,6 +19,9 @@ interface PendingTask {
 interface Slot {
   worker: Worker;
   current: PendingTask | undefined;
+  /** Resolves once the thread has loaded its modules (or exited): terminating it earlier can abort the process. */
+  started: Promise<void>;
+  markStarted: () => void;
 }
 
 /**
@@ -83,7 +86,12 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.waiting.splice(0)) pending.reject(new AppError('service_unavailable', 503, 'the worker pool closed'));
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    // A thread terminated while it still loads onnxruntime's native addon can take the whole process down with it
+    // (std::terminate from the addon's teardown), so each one is let finish starting first.
+    await Promise.all(this.slots.map(async (slot) => {
+      await slot.started;
+      await slot.worker.terminate();
+    }));
   }
 
   private dispatch(): void {
@@ -110,7 +118,12 @@ export class WorkerPool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL, { workerData: { config: this.config, renderLock: this.renderLock } satisfies WorkerSetup });
-    const slot: Slot = { worker, current: undefined };
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const slot: Slot = { worker, current: undefined, started, markStarted };
+    worker.once('exit', markStarted);
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error) => this.logger.error({ err: error }, 'worker thread failed'));
     worker.on('exit', (code) => {
@@ -126,6 +139,10 @@ export class WorkerPool {
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
+    if (message.type === 'ready') {
+      slot.markStarted();
+      return;
+    }
     const current = slot.current;
     if (!current || current.taskId !== message.taskId) return;
     if (message.type === 'progress') {

@@ -53,3 +53,6 @@ port.on('message', (message: ToWorker) => {
     })
     .finally(() => controllers.delete(taskId));
 });
+
+// Every module, native addons included, is loaded by now: the pool may terminate this thread safely from here on.
+port.postMessage({ type: 'ready' } satisfies FromWorker);
