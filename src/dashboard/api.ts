@@ -3,6 +3,7 @@
  * called with the session cookie (same origin, HttpOnly: this code never sees it); state-changing calls carry the
  * session's CSRF token in X-CSRF-Token, which the session endpoint hands out.
  */
+import type { Furniture, Job, JobList, Room, Sky, Style } from '../client/responses.js';
 
 /** application/problem+json, as every refusal of the service is. */
 export interface Problem {
@@ -66,49 +67,16 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-// ---- The API's shapes, as far as the dashboard reads them ----
-
-export interface Job {
-  id: string;
-  status: 'pending' | 'success' | 'failed';
-  output?: string;
-  mode: string;
-  createdAt: string;
-  completedAt?: string;
-  progress: number;
-  credits: number;
-  error?: { code: string; message: string };
-  result?: Record<string, unknown>;
-  estimatedSecondsLeft?: number;
-}
-
-export interface JobPage {
-  jobs: Job[];
-  next?: string;
-}
-
-export interface Named {
-  id: string;
-  name: string;
-}
-
-export interface Room extends Named {
-  'name-en': string;
-  type: string;
-}
-
-export interface Furniture extends Named {
-  name_en: string;
-  type: string;
-}
+// The /v1 shapes are the typed client's (src/client/responses.ts), which a test keeps equal to the OpenAPI document.
+export type { Furniture, Job, JobList, Room, Sky, Style } from '../client/responses.js';
 
 export const v1 = {
-  jobs: (query: URLSearchParams, signal?: AbortSignal) => call<JobPage>(`/v1/jobs?${query}`, signal ? { signal } : {}),
+  jobs: (query: URLSearchParams, signal?: AbortSignal) => call<JobList>(`/v1/jobs?${query}`, signal ? { signal } : {}),
   job: (id: string, signal?: AbortSignal) => call<Job>(`/v1/job/${encodeURIComponent(id)}`, signal ? { signal } : {}),
-  styles: () => call<Named[]>('/v1/styles'),
+  styles: () => call<Style[]>('/v1/styles'),
   rooms: () => call<Room[]>('/v1/rooms'),
   furnitures: () => call<Record<string, Furniture[]>>('/v1/furnitures'),
-  skies: () => call<Named[]>('/v1/skies'),
+  skies: () => call<Sky[]>('/v1/skies'),
   /** Submits without waiting: the pending acknowledgement, whose id the playground then follows. */
   submit: (operation: string, body: Record<string, unknown>) =>
     call<{ status: 'pending'; id: string }>(`/v1/${operation}`, { method: 'POST', body, headers: { prefer: 'respond-async' } }),

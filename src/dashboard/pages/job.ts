@@ -20,7 +20,7 @@ export async function jobPage(view: View): Promise<void> {
     ['Created', when(job.createdAt)],
     ['Completed', when(job.completedAt)],
     ['Took', duration(job.createdAt, job.completedAt)],
-    ['Credits', String(job.credits)],
+    ['Credits', String(job.credits ?? 0)],
   ];
   if (job.error) facts.push(['Error', `${job.error.code}: ${job.error.message}`]);
 

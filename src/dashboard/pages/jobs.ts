@@ -64,7 +64,7 @@ function row(job: Job): HTMLTableRowElement {
     h('td', {}, badge(job)),
     h('td', {}, when(job.createdAt)),
     h('td', {}, duration(job.createdAt, job.completedAt)),
-    h('td', { class: 'number' }, String(job.credits)),
+    h('td', { class: 'number' }, String(job.credits ?? 0)),
   );
 }
 

@@ -1,11 +1,11 @@
-import type { Furniture, Named, Room } from '../api.js';
+import type { Furniture, Room, Sky, Style } from '../api.js';
 import { field, h, uid } from '../dom.js';
 
 export interface Lookups {
-  styles: Named[];
+  styles: Style[];
   rooms: Room[];
   furnitures: Record<string, Furniture[]>;
-  skies: Named[];
+  skies: Sky[];
 }
 
 /** An operation's own fields in the playground: their controls, and the request fields they make. */

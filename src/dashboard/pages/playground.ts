@@ -156,7 +156,7 @@ export async function playgroundPage(view: View): Promise<void> {
       result.append(h('p', { role: 'alert', class: 'message error' }, `The job failed (${job.error?.code}): ${job.error?.message}`));
       return;
     }
-    state.textContent = `Done: ${job.credits} credit${job.credits === 1 ? '' : 's'}.`;
+    state.textContent = `Done: ${job.credits ?? 0} credit${job.credits === 1 ? '' : 's'}.`;
     result.append(compareSlider(before, job.output!, 'the photo'), h('p', {}, h('a', { href: job.output!, download: '' }, 'Download the result')));
   }
 
