@@ -28,6 +28,8 @@ import { machineLine, writeSection } from './report.js';
 
 const JOBS = Number(process.env.BENCH_CLUSTER_JOBS ?? 1000);
 const KILL_EVERY_MS = 10_000;
+/** Users (each with a licensed live key) sharing the throughput phase's connections. */
+const USERS = 16;
 const SETTLE_DEADLINE_MS = 30 * 60_000;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SCHEMA = `bench_cluster_${Date.now()}`;
@@ -205,9 +207,8 @@ async function chaosPhase(cluster: Cluster, key: string, photoUrl: string, hooks
       failedCodes[job.error_code ?? '?'] = (failedCodes[job.error_code ?? '?'] ?? 0) + 1;
       if ((logs.started.get(id) ?? 0) === 0) failedWithoutRunning += 1;
     }
-    const finished = logs.succeeded.get(id) ?? 0;
-    if (finished - (logs.discarded.get(id) ?? 0) > 1) settledTwice += 1;
-    if (finished > 1) ranToEndTwice += 1;
+    if ((logs.succeeded.get(id) ?? 0) > 1) settledTwice += 1;
+    if ((logs.resultReady.get(id) ?? 0) > 1) ranToEndTwice += 1;
     const deliveries = hooks.byJob.get(id);
     if (deliveries) {
       if (deliveries.ids.size > 1) webhookIdsPerJobOverOne += 1;
@@ -236,11 +237,14 @@ async function chaosPhase(cluster: Cluster, key: string, photoUrl: string, hooks
   };
 }
 
-/** Per job id: how often a worker logged the operation's start, its result, and a result it had to discard. */
+/**
+ * Per job id: how often a worker logged the operation's start, a result ready (before its settle), and a success
+ * recorded (after the settle).
+ */
 function workerLogEvents(cluster: Cluster) {
   const started = new Map<string, number>();
+  const resultReady = new Map<string, number>();
   const succeeded = new Map<string, number>();
-  const discarded = new Map<string, number>();
   const bump = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
   for (const member of cluster.processes.filter((p) => p.role === 'worker')) {
     if (!fs.existsSync(member.logFile)) continue;
@@ -254,11 +258,11 @@ function workerLogEvents(cluster: Cluster) {
       }
       if (!entry.jobId) continue;
       if (entry.msg === 'job started') bump(started, entry.jobId);
+      else if (entry.msg === 'job result ready') bump(resultReady, entry.jobId);
       else if (entry.msg === 'job succeeded') bump(succeeded, entry.jobId);
-      else if (entry.msg?.startsWith('outcome discarded')) bump(discarded, entry.jobId);
     }
   }
-  return { started, succeeded, discarded };
+  return { started, resultReady, succeeded };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -334,8 +338,20 @@ async function throughputPhase(cluster: Cluster, key: string, photoUrl: string, 
   const busyLookups = await busy.stop();
 
   await Promise.all(['worker-1', 'worker-2'].map((name) => cluster.kill(name, 'SIGTERM')));
+  // Many agencies submit at once: each connection is one of USERS users with a live key, so the measure is the
+  // service's, not one user's balance row (each charge of a user updates it in turn).
+  const keys = [key, ...(await Promise.all(Array.from({ length: USERS - 1 }, (_, i) => createKey(cluster, `agency-${i}@example.com`))))];
+  let connection = 0;
   const fire = (url: string, duration: number) =>
-    autocannon({ url: `${url}/v1/upscale`, method: 'POST', headers, body, connections: 32, duration });
+    autocannon({
+      url: `${url}/v1/upscale`,
+      method: 'POST',
+      headers,
+      body,
+      connections: 32,
+      duration,
+      setupClient: (client) => client.setHeaders({ ...headers, authorization: `Bearer ${keys[connection++ % keys.length]}` }),
+    });
   await Promise.all(cluster.apiUrls.map((url) => fire(url, 2))); // warm-up
   const runs = await Promise.all(cluster.apiUrls.map((url) => fire(url, 10)));
   const perSecond = runs.reduce((sum, r) => sum + r.requests.average, 0);
@@ -525,7 +541,7 @@ function report(chaos: ChaosResult, hostile: HostileResult, throughput: Throughp
     '| | Result | Target |',
     '|---|---:|---|',
     `| Lookups while both workers are busy (400 jobs queued, nothing killed; 15 s): p50 / p99 ms | ${ms(percentile(throughput.busyLookups.ms, 50))} / ${ms(percentile(throughput.busyLookups.ms, 99))} (${lookupsStatus(throughput.busyLookups)}) | p99 < 20 |`,
-    `| Async submissions through 2 API processes (autocannon, 32 connections each, 10 s; workers stopped) | ${Math.round(throughput.perSecond).toLocaleString('en')}/s (p99 ${throughput.p99} ms, ${throughput.non2xx} non-2xx, ${throughput.errors} errors) | ≥ 1,000/s |`,
+    `| Async submissions through 2 API processes (autocannon, 32 connections each spread over ${USERS} users with live keys, each submission charged; 10 s; workers stopped) | ${Math.round(throughput.perSecond).toLocaleString('en')}/s (p99 ${throughput.p99} ms, ${throughput.non2xx} non-2xx, ${throughput.errors} errors) | ≥ 1,000/s |`,
     `| Synchronous ×2 upscale via an API process: answer time vs the job's own start-to-settle time | ${throughput.syncAnswerMs.toFixed(0)} ms vs ${throughput.syncJobMs} ms | answers in its processing time, not a sweep interval |`,
     '',
     '### Rate limit: both API processes at the spec\'s 120 per minute, one user, calls alternating between them',

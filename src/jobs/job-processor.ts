@@ -125,7 +125,7 @@ export class JobProcessor {
         completedAt: completedAt.toISOString(),
         outputExpiresAt: new Date(completedAt.getTime() + config.jobs.outputRetentionHours * 3_600_000).toISOString(),
       };
-      logger.info({ operation: job.operation, ms: Math.round(performance.now() - started) }, 'job succeeded');
+      logger.info({ operation: job.operation, ms: Math.round(performance.now() - started) }, 'job result ready');
     } catch (error) {
       if (this.shutdown.signal.aborted) {
         await this.deps.jobs.releaseLease(job.id, this.owner).catch(() => {});
@@ -180,7 +180,9 @@ export class JobProcessor {
       logger.warn('outcome discarded: this worker lost its claim and another one runs the job');
       return false;
     }
+    // Logged once the outcome is recorded: a result ready but never recorded (the worker died) is no success.
     if (outcome.status === 'failed') logger.info({ operation: job.operation, code: outcome.code }, 'job failed');
+    else logger.info({ operation: job.operation }, 'job succeeded');
     this.deps.events.settled(job.id);
     if (delivery) this.deps.webhooks.wake();
     await this.deps.publisher?.publish(job.id).catch((error: unknown) => {
