@@ -74,7 +74,7 @@ import { ROOT } from './shared-photos.js';
 import { mean, median } from './statistics.js';
 
 const ROOM_SCENE = path.join(ROOT, 'tools/room-renderer/room_scene.py');
-const FURNISHED_TRUTH = path.join(ROOT, 'tools/room-renderer/furnished_truth.py');
+export const FURNISHED_TRUTH = path.join(ROOT, 'tools/room-renderer/furnished_truth.py');
 const SHEET = path.join(ROOT, 'docs/images/staging-known-answer.jpg');
 
 export const PIECE_IDS = ['sofa_3_seater', 'double_bed', 'dining_table', 'armchair', 'sideboard', 'wardrobe'] as const;
@@ -93,13 +93,13 @@ const POSE_TRIES = 4000;
 /** A pixel of the shadow ring counts where truth and empty differ by more than this (8-bit luma levels). */
 const RING_THRESHOLD = 2;
 /** Radius of the masked box filter the colour and shadow figures average over (a 5 × 5 window). */
-const SMOOTH_RADIUS = 2;
+export const SMOOTH_RADIUS = 2;
 const DEFAULT_LIGHT: Pick<RenderScene, 'lights' | 'ambient'> = {
   lights: [{ kind: 'sun', toward: normalize([-0.35, -0.6, 0.72]), angle: 2, color: [1, 1, 1], strength: 3 }],
   ambient: { color: [1, 1, 1], strength: 0.25 },
 };
 
-interface Options {
+export interface Options {
   rooms: number;
   seed: number;
   out: string;
@@ -194,7 +194,7 @@ function normalize(v: Vec3): Vec3 {
   return [v[0] / n, v[1] / n, v[2] / n];
 }
 
-function runBlender(blender: string, args: string[], log: string): Promise<number> {
+export function runBlender(blender: string, args: string[], log: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const fd = fs.openSync(log, 'w');
     const t0 = performance.now();
@@ -211,28 +211,28 @@ function runBlender(blender: string, args: string[], log: string): Promise<numbe
   });
 }
 
-async function readRgb(file: string): Promise<RawImage> {
+export async function readRgb(file: string): Promise<RawImage> {
   const { data, info } = await sharp(file).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
 }
 
-async function readMask(file: string): Promise<{ mask: Uint8Array; width: number; height: number }> {
+export async function readMask(file: string): Promise<{ mask: Uint8Array; width: number; height: number }> {
   const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
   const mask = new Uint8Array(info.width * info.height);
   for (let p = 0; p < mask.length; p++) mask[p] = data[p * info.channels]! >= 128 ? 1 : 0;
   return { mask, width: info.width, height: info.height };
 }
 
-async function writeRgb(image: RawImage, file: string): Promise<void> {
+export async function writeRgb(image: RawImage, file: string): Promise<void> {
   await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).png().toFile(file);
 }
 
-async function writeMask(mask: Uint8Array, width: number, height: number, file: string): Promise<void> {
+export async function writeMask(mask: Uint8Array, width: number, height: number, file: string): Promise<void> {
   await sharp(Buffer.from(mask.map((v) => (v ? 255 : 0))), { raw: { width, height, channels: 1 } }).png().toFile(file);
 }
 
 /** A region's pieces pass, alpha > 0.5, as a photo-sized mask. */
-function alphaMask(passes: RenderPasses, region: { x0: number; y0: number }, width: number, height: number): Uint8Array {
+export function alphaMask(passes: RenderPasses, region: { x0: number; y0: number }, width: number, height: number): Uint8Array {
   const mask = new Uint8Array(width * height);
   for (let ly = 0; ly < passes.height; ly++) {
     for (let lx = 0; lx < passes.width; lx++) {
@@ -246,7 +246,7 @@ function alphaMask(passes: RenderPasses, region: { x0: number; y0: number }, wid
 }
 
 /** The furniture renderer, keeping the last scene and passes (furnishPiece returns neither). */
-class CapturingRenderer implements FurnitureRenderer {
+export class CapturingRenderer implements FurnitureRenderer {
   last: { scene: RenderScene; passes: RenderPasses } | undefined;
   constructor(private readonly inner: FurnitureRenderer) {}
   available(): ReturnType<FurnitureRenderer['available']> {
@@ -263,7 +263,7 @@ class CapturingRenderer implements FurnitureRenderer {
 // The pose of the piece in the room renderer's world
 
 /** The wall the camera faces (its label is `front`) and the world yaw that turns a piece's front away from it. */
-function frontFrame(spec: RoomSpec): { wall: string; yaw0: number } {
+export function frontFrame(spec: RoomSpec): { wall: string; yaw0: number } {
   const wall = WALL_IDS.find((w) => wallLabel(w, spec.camera.yawDeg) === 'front')!;
   // The piece frame's +Y (its back) along the front wall's outward normal, bearing b: a rotation by −b about Z.
   return { wall, yaw0: (-WALL_BEARING[wall] * Math.PI) / 180 };
@@ -429,7 +429,7 @@ interface TruthData {
  * Per pixel, the mean of `channels` values over the valid pixels of the (2r + 1)² window around it (NaN with none):
  * a box filter that never mixes in what lies outside the mask. Integral images, so any radius costs the same.
  */
-function maskedBoxMean(values: Float32Array, channels: number, valid: Uint8Array, width: number, height: number, radius: number): Float32Array {
+export function maskedBoxMean(values: Float32Array, channels: number, valid: Uint8Array, width: number, height: number, radius: number): Float32Array {
   const stride = width + 1;
   const sums = new Float64Array(stride * (height + 1) * (channels + 1));
   const at = (x: number, y: number, c: number) => (y * stride + x) * (channels + 1) + c;
@@ -464,7 +464,7 @@ function lumaPlane(image: RawImage): Float32Array {
   return out;
 }
 
-function linearPlane(image: RawImage): Float32Array {
+export function linearPlane(image: RawImage): Float32Array {
   const out = new Float32Array(image.width * image.height * 3);
   for (let p = 0; p < image.width * image.height; p++) {
     for (let c = 0; c < 3; c++) out[p * 3 + c] = LINEAR_OF_BYTE[image.data[p * image.channels + c]!]!;
@@ -572,11 +572,11 @@ function figures(t: TruthData, image: RawImage, mask: Uint8Array, ring: Ring): F
 // ---------------------------------------------------------------------------------------------------------------
 // One room
 
-function roomSpec(options: Options, index: number): RoomSpec {
+export function roomSpec(options: Options, index: number): RoomSpec {
   return generateRoomSpec(options.seed, index, { width: options.width, height: options.height, samples: options.samples });
 }
 
-async function ensureEmpty(options: Options, blender: string, spec: RoomSpec): Promise<{ dir: string; seconds: number }> {
+export async function ensureEmpty(options: Options, blender: string, spec: RoomSpec): Promise<{ dir: string; seconds: number }> {
   const dir = path.join(options.out, spec.id);
   fs.mkdirSync(dir, { recursive: true });
   const specPath = path.join(dir, 'spec.json');
