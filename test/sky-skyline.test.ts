@@ -88,6 +88,48 @@ describe('sky_fix paints nothing that is not sky', () => {
     assert.equal(changedNonSky(image, output, notSky, 2), 0);
   });
 
+  it('keeps a cream pilaster that reaches the top border in a street canyon (one sky)', () => {
+    // A street canyon cut by the frame: the left facade runs off the top, with cream pilasters between dark window
+    // bays. A pilaster is light, smooth and hangs from the top border: the column walk alone takes it for sky.
+    const width = 480;
+    const height = 360;
+    const { image, notSky } = paint(width, height, (x, y) => {
+      if (x < 0.35 * width) {
+        const pilaster = (x > 40 && x < 52) || (x > 110 && x < 122);
+        return { rgb: pilaster ? [214, 211, 204] : [88, 78, 72], sky: false };
+      }
+      if (y < 0.45 * height) return { rgb: [236, 237, 239], sky: true };
+      return { rgb: [96, 96, 98], sky: false };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, report.because);
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+  });
+
+  it('replaces an overcast sky outshone by a sunlit white wall, above a crisp roofline', () => {
+    // The sky darkens toward the corners (its mean is below the wall) but its brightest part outshines the wall;
+    // a dark parapet makes the skyline crisp. Nothing of the wall changes.
+    const width = 480;
+    const height = 360;
+    const { image, notSky } = paint(width, height, (x, y) => {
+      const wallTop = 0.4 * height;
+      if (y < wallTop) {
+        const r = Math.hypot((x - width / 2) / (width / 2), y / wallTop);
+        const level = 243 - 40 * Math.min(1, r * r);
+        return { rgb: [level - 2, level - 1, level], sky: true };
+      }
+      if (y < wallTop + 5) return { rgb: [70, 62, 58], sky: false };
+      if (y < 0.8 * height) {
+        const window = Math.floor(x / 40) % 2 === 1 && Math.floor((y - wallTop) / 30) % 2 === 1;
+        return { rgb: window ? [40, 46, 52] : [236, 236, 233], sky: false };
+      }
+      return { rgb: [80, 96, 60], sky: false };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, report.because);
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+  });
+
   it('changes nothing on a blue-sky photo', () => {
     const { image } = paint(320, 240, (x, y) =>
       y < 150 && !(x > 100 && x < 220 && y > 70) ? { rgb: [90 + y * 0.4, 150 + y * 0.3, 230], sky: true } : { rgb: [240, 240, 236], sky: false },

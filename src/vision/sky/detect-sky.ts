@@ -1,7 +1,7 @@
 import { downsampleToPlanes, type ColourPlanes } from '../colour-planes.js';
 import type { RawImage } from '../raw-image.js';
 import { classifySky, type SkyClassification, type SkyClassifierOptions } from './sky-classifier.js';
-import { lowestSkyRow, segmentSky, type SkySegmentation, type SkySegmentationOptions } from './sky-segmentation.js';
+import { keepOneSky, lowestSkyRow, segmentSky, type SkySegmentation, type SkySegmentationOptions } from './sky-segmentation.js';
 
 export interface SkyDetectionOptions {
   /** Longer side of the working copy that is segmented and classified. Default 640. */
@@ -32,8 +32,10 @@ const HORIZON_MIN_LENGTH_FRACTION = 0.25;
 
 export function detectSky(image: RawImage, options: SkyDetectionOptions = {}): SkyDetection {
   const planes = downsampleToPlanes(image, options.workingLongSide ?? 640);
-  const segmentation = segmentSky(planes, options.segmentation);
-  const classification = classifySky(planes, segmentation, options.classifier);
+  const skyLike = segmentSky(planes, options.segmentation);
+  const classification = classifySky(planes, skyLike, options.classifier);
+  // The classifier judges all that hangs from the top; what is replaced is the one sky among it (see keepOneSky).
+  const segmentation = keepOneSky(planes, skyLike, options.segmentation);
   const workingRow = horizonRowOf(segmentation);
   const horizonRow = Math.max(MIN_HORIZON_FRACTION, (workingRow + 1) / planes.height) * image.height;
   return { planes, segmentation, classification, horizonRow };

@@ -1,4 +1,5 @@
 import type { ColourPlanes } from '../colour-planes.js';
+import { judgeSkyline } from './skyline.js';
 import { rasterizeSegments } from './straight-edges.js';
 import type { SkySegmentation } from './sky-segmentation.js';
 
@@ -16,6 +17,10 @@ export interface SkyMeasurements {
   blueness: number;
   /** Mean luma of the sky. */
   skyLuma: number;
+  /** Luma below which 95 % of the sky pixels lie: the sky's brightest part. */
+  skyBrightLuma: number;
+  /** Median colour step where the sky ends in each column (see judgeSkyline): how crisp its skyline is. */
+  skylineStep: number;
   /** Luma below which 95 % of the non-sky pixels lie. */
   foregroundBrightLuma: number;
   /** Share of the sky's border (image edges excluded) that runs along a detected straight line. */
@@ -45,6 +50,17 @@ export interface SkyClassification extends SkyMeasurements {
  *   wall in shadow.
  * - `greyBrightnessMargin` 0.0: an overcast sky is the brightest large thing outdoors (95 % of the rest is darker);
  *   indoors, windows and lamps outshine a ceiling.
+ * - `crispSkylineStep` 0.17: the exception. A surface lit by the sky alone sends back at most what the sky sends it,
+ *   so nothing outshines the sky's brightest part (its top 5 %); its mean may be outshone by snow on roofs or a
+ *   sunlit white wall, as an overcast sky darkens toward the horizon and the frame's corners, and a white haze is
+ *   dimmer than the sun on a wall. Such a sky passes when its brightest part outshines 95 % of the rest and it ends
+ *   at a crisp skyline: a clear step (median over the columns, see judgeSkyline) from sky to roofs, as rooflines
+ *   give. A ceiling meets walls of its own paint with a soft step of shading. Set between the interiors this
+ *   exception would otherwise let through (0.026–0.121 on the shared rooms) and the outshone skies it is for
+ *   (0.226–0.574 on the shared exteriors): these photos were looked at to set it. A clear sky is outshone, brightest
+ *   part included, by the sunlit walls under it: a pale blue sky the white balance turned grey measures 0.850 against
+ *   0.871 and stays refused. The brightness margins are thin either way (the outshone overcast skies' brightest part
+ *   beats the rest by 0.020–0.025 of full scale), so this exception is the least certain of these rules.
  * - `maxBottomShare` 0.85: a sky stands on something; a "sky" along nearly all of the bottom edge is a blank wall, an
  *   overexposed frame or a white border (those measure 1.0; a photo looking up into bare branches about 0.7).
  * - `maxStraightBorder` 0.55 with `minSideReach` 0.35: a region bounded mostly by straight lines that touches the
@@ -62,6 +78,7 @@ export interface SkyClassifierOptions {
   maxBottomShare?: number;
   maxStraightBorder?: number;
   minSideReach?: number;
+  crispSkylineStep?: number;
 }
 
 const DEFAULTS: Required<SkyClassifierOptions> = {
@@ -74,6 +91,7 @@ const DEFAULTS: Required<SkyClassifierOptions> = {
   maxBottomShare: 0.85,
   maxStraightBorder: 0.55,
   minSideReach: 0.35,
+  crispSkylineStep: 0.17,
 };
 
 export function classifySky(planes: ColourPlanes, segmentation: SkySegmentation, options: SkyClassifierOptions = {}): SkyClassification {
@@ -88,12 +106,18 @@ export function classifySky(planes: ColourPlanes, segmentation: SkySegmentation,
   if (measured.blueness >= settings.blueBlueness) return decide('blue', 'the sky is already blue');
   if (measured.blueness < settings.minBlueness) return decide('none', 'too warm for daylight: a lit ceiling or a painted surface');
   if (measured.skyLuma < settings.minGreyLuma) return decide('none', 'too dark for an overcast sky');
+  let outshoneOnAverage = false;
   if (measured.skyLuma < measured.foregroundBrightLuma + settings.greyBrightnessMargin) {
-    return decide('none', 'other parts of the image are brighter than this "sky" (lit interior?)');
+    const outshone = measured.skyBrightLuma < measured.foregroundBrightLuma + settings.greyBrightnessMargin;
+    if (outshone || measured.skylineStep < settings.crispSkylineStep) {
+      return decide('none', 'other parts of the image are brighter than this "sky" (lit interior?)');
+    }
+    outshoneOnAverage = true;
   }
   if (measured.straightBorder > settings.maxStraightBorder && measured.sideReach < settings.minSideReach) {
     return decide('none', 'boxed in by straight lines like a ceiling');
   }
+  if (outshoneOnAverage) return decide('grey', 'a neutral sky over a crisp skyline, brightest at its brightest part (snow or a sunlit wall outshines its mean)');
   return decide('grey', 'a bright, neutral sky');
 }
 
@@ -128,12 +152,17 @@ export function measureSky(planes: ColourPlanes, segmentation: SkySegmentation):
     for (let c = 0; c < 3; c++) zenithColour[c]! /= upper;
   }
   foregroundLumas.sort((a, b) => a - b);
+  const skyLumas: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (mask[i]) skyLumas.push(0.299 * planes.r[i]! + 0.587 * planes.g[i]! + 0.114 * planes.b[i]!);
+  skyLumas.sort((a, b) => a - b);
   return {
     skyFraction: count / mask.length,
     meanConfidence: count > 0 ? confidenceSum / count : 0,
     zenithColour,
     blueness: zenithColour[2] - Math.max(zenithColour[0], zenithColour[1]),
     skyLuma: count > 0 ? lumaSum / count : 0,
+    skyBrightLuma: count > 0 ? skyLumas[Math.floor(0.95 * (count - 1))]! : 0,
+    skylineStep: count > 0 ? judgeSkyline(planes, mask).medianStep : 0,
     foregroundBrightLuma: foregroundLumas.length > 0 ? foregroundLumas[Math.floor(0.95 * (foregroundLumas.length - 1))]! : 0,
     straightBorder: straightBorderShare(segmentation, width, height),
     sideReach: sideReachOf(mask, width, height),

@@ -32,7 +32,7 @@ export function fitSkyModel(planes: ColourPlanes, mask: Uint8Array, radius: numb
  * Least-squares plane c0 + c1·x + c2·y through one channel of the sky pixels, clamped to the range the sky actually
  * spans so that extrapolation far below a small sky cannot run off.
  */
-function planarFit(plane: Float32Array, mask: Uint8Array, width: number, height: number): (x: number, y: number) => number {
+export function planarFit(plane: Float32Array, mask: Uint8Array, width: number, height: number): (x: number, y: number) => number {
   // Normal equations in coordinates centred and scaled to [-1, 1] for conditioning.
   const cx = (width - 1) / 2;
   const cy = (height - 1) / 2;

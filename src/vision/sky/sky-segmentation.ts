@@ -4,7 +4,7 @@ import { boxMean } from '../box-filter.js';
 import type { ColourPlanes } from '../colour-planes.js';
 import { closeMask, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
-import { distanceToSky, fitSkyModel } from './sky-model.js';
+import { distanceToSky, fitSkyModel, planarFit } from './sky-model.js';
 import { dropNarrowStrips, skylineLimit, type SkylineOptions } from './skyline.js';
 import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';
 
@@ -121,7 +121,19 @@ export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions
   const aboveSkyline = skylineLimit(planes, mask, options.skyline);
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i]! & aboveSkyline[i]!;
   dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
+  return finishSegmentation(planes, mask, cues, barriers, settings);
+}
 
+/** The sky model, soft mask and confidence of a final sky mask. */
+function finishSegmentation(
+  planes: ColourPlanes,
+  mask: Uint8Array,
+  cues: SkyCues,
+  barriers: LineSegment[],
+  settings: typeof DEFAULTS,
+): SkySegmentation {
+  const { width, height } = planes;
+  const radius = Math.max(2, Math.round(settings.skyModelRadiusFraction * Math.max(width, height)));
   const skyModel = fitSkyModel(planes, mask, radius);
   const finalDistance = distanceToSky(planes, skyModel);
   const softMask = unmixedSkyShare(mask, finalDistance, width, height, settings);
@@ -240,6 +252,50 @@ function unmixedSkyShare(mask: Uint8Array, distance: Float32Array, width: number
     share[i] = Math.min(1, Math.max(0, 1 - (distance[i]! - floor) / span));
   }
   return share;
+}
+
+/**
+ * Largest difference (sRGB 0…1, any channel) between the mean colour of a separate piece of sky and the colour the
+ * main sky has at the same place: the second flood's `gapTolerance`, for the same reason (a smooth surface a little
+ * off the sky's colour is a wall, not sky).
+ */
+const ONE_SKY_TOLERANCE = 0.06;
+
+/**
+ * One sky, applied after the classifier has judged the whole sky-like region (whose pieces are part of the evidence
+ * that it is, or is not, a sky): every separate piece of the sky (4-connected) must have the colour the largest piece has where it lies,
+ * extrapolated by a plane through each channel of the largest piece. The column walk goes down any light, smooth
+ * column that reaches the top border, so in a street canyon cut by the frame a cream pilaster between two rows of
+ * windows, a concrete tower face, a pale lamp post or a white banner passes for sky on its own: none of them has the
+ * colour of the open sky beside it (an overcast sky changes slowly across the frame), and they are dropped. Sky seen
+ * between the branches of one crown, or on both sides of a tower, has the same colour on either side and stays.
+ */
+export function keepOneSky(planes: ColourPlanes, segmentation: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation {
+  const { width, height } = planes;
+  const mask = segmentation.mask.slice();
+  const pieces = connectedComponents(mask, width, height);
+  if (pieces.length < 2) return segmentation;
+  let main = pieces[0]!;
+  for (const piece of pieces) if (piece.pixels.length > main.pixels.length) main = piece;
+  const mainMask = new Uint8Array(mask.length);
+  for (const i of main.pixels) mainMask[i] = 1;
+  const fits = [planes.r, planes.g, planes.b].map((plane) => planarFit(plane, mainMask, width, height));
+  const channels = [planes.r, planes.g, planes.b];
+  for (const piece of pieces) {
+    if (piece === main) continue;
+    let off = 0;
+    for (let c = 0; c < 3; c++) {
+      let difference = 0;
+      for (const i of piece.pixels) {
+        const x = i % width;
+        difference += channels[c]![i]! - fits[c]!(x, (i - x) / width);
+      }
+      off = Math.max(off, Math.abs(difference / piece.pixels.length));
+    }
+    if (off > ONE_SKY_TOLERANCE) for (const i of piece.pixels) mask[i] = 0;
+  }
+  if (mask.every((value, i) => value === segmentation.mask[i])) return segmentation;
+  return finishSegmentation(planes, mask, segmentation.cues, segmentation.barriers, { ...DEFAULTS, ...options });
 }
 
 /** Sky runs narrower than 2 · 2 + 1 working columns (under 1 % of the width) are dropped: see dropNarrowStrips. */
