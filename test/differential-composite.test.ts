@@ -75,6 +75,30 @@ describe('compositeRenderedLayer', () => {
     assert.ok(darkening(13) <= darkening(25), 'full inside');
     assert.equal(faded.image.data[((10 + 10) * 64 + 10) * 3], photo.data[((10 + 10) * 64 + 10) * 3], 'nothing at the very edge');
   });
+
+  it('fades a broad darkening over a long distance, leaving no step where the region ends, and keeps a local shadow whole', () => {
+    // A flat photo; a 160 × 100 layer whose whole region is 10 % darker (lost bounce light), with a deep shadow in its middle.
+    const flat: RawImage = { data: new Uint8Array(200 * 150 * 3).fill(180), width: 200, height: 150, channels: 3 };
+    const layerWidth = 160;
+    const layerHeight = 100;
+    const shadow = new Float32Array(layerWidth * layerHeight * 3).fill(0.9);
+    for (let y = 40; y < 60; y++) for (let x = 70; x < 90; x++) shadow.fill(0.5, (y * layerWidth + x) * 3, (y * layerWidth + x) * 3 + 3);
+    const broad = { x0: 20, y0: 30, width: layerWidth, height: layerHeight, pieces: new Float32Array(layerWidth * layerHeight * 4), shadow };
+    const out = compositeRenderedLayer(flat, broad, { grain: 0, seed: 1 }).image.data;
+    const darkening = (x: number, y: number) => 180 - out[(y * 200 + x) * 3]!;
+    let steepest = 0;
+    // The local shadow (photo x 90–110, y 70–90) has sharp edges of its own.
+    const nearLocal = (x: number, y: number) => x >= 80 && x < 120 && y >= 60 && y < 100;
+    for (let y = 1; y < 150; y++) {
+      for (let x = 1; x < 200; x++) {
+        if (nearLocal(x, y)) continue;
+        steepest = Math.max(steepest, Math.abs(darkening(x, y) - darkening(x - 1, y)), Math.abs(darkening(x, y) - darkening(x, y - 1)));
+      }
+    }
+    assert.ok(steepest <= 1, `a step of ${steepest} levels between neighbours away from the local shadow`);
+    // Linear 0.5 × the photo's 180 (linear 0.456) is 0.228: about 131 in sRGB.
+    assert.ok(Math.abs(darkening(100, 80) - (180 - 131)) <= 2, `the local shadow keeps its depth: ${darkening(100, 80)} levels`);
+  });
 });
 
 describe('estimateNoiseLevel', () => {

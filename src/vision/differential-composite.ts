@@ -6,6 +6,9 @@ import type { RawImage } from './raw-image.js';
 /** A shadow ratio this close to 1 is no change: the pixel stays bit-identical (render noise on the untouched floor). */
 export const SHADOW_UNCHANGED_TOLERANCE = 0.005;
 
+/** The broad loss of bounce light fades out over this share of the rendered region's shorter side before its inner edges. */
+const BROAD_FADE_SHARE = 0.3;
+
 export interface RenderedLayer {
   /** Where the layer sits in the photo: its top-left pixel. */
   x0: number;
@@ -113,21 +116,33 @@ function shadowRatio(layer: RenderedLayer, photo: RawImage, fadeEdges: boolean):
   const num = boxMean(boxMean(weighted, width, height, radius), width, height, radius);
   const den = boxMean(boxMean(weight, width, height, radius), width, height, radius);
   const ratio = new Float32Array(n);
-  const taper = Math.max(4, Math.round(0.06 * Math.min(width, height)));
+  for (let i = 0; i < n; i++) ratio[i] = den[i]! > 1e-4 ? num[i]! / den[i]! : 1;
+  if (!fadeEdges) return ratio;
+  // A piece darkens the room in two ways: its own shadows, local and sharp-edged, and a broad loss of bounce light
+  // (the floor it covers no longer lights the walls), a few per cent over the whole region. A fade as short as a
+  // shadow's soft edge leaves the broad loss as a grey band with a straight edge where the region ends (a white
+  // studio showed one across its walls), so the broad part is split off (a wide smoothing of the ratio) and fades
+  // over a longer distance than the local shadows, which stay as they are away from the edges.
+  const minSide = Math.min(width, height);
+  const taper = Math.max(4, Math.round(0.06 * minSide));
+  const broadTaper = Math.max(taper, Math.round(BROAD_FADE_SHARE * minSide));
+  const broadRadius = Math.max(2, Math.round(0.1 * minSide));
+  const broad = boxMean(boxMean(boxMean(ratio, width, height, broadRadius), width, height, broadRadius), width, height, broadRadius);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      let s = den[i]! > 1e-4 ? num[i]! / den[i]! : 1;
-      if (fadeEdges) {
-        // Distance to the nearest edge of the layer that lies inside the photo.
-        let d = Infinity;
-        if (layer.x0 > 0) d = Math.min(d, x);
-        if (layer.y0 > 0) d = Math.min(d, y);
-        if (layer.x0 + width < photo.width) d = Math.min(d, width - 1 - x);
-        if (layer.y0 + height < photo.height) d = Math.min(d, height - 1 - y);
-        if (d < taper) s = 1 - (1 - s) * smoothstep(0, taper, d);
-      }
-      ratio[i] = s;
+      // Distance to the nearest edge of the layer that lies inside the photo.
+      let d = Infinity;
+      if (layer.x0 > 0) d = Math.min(d, x);
+      if (layer.y0 > 0) d = Math.min(d, y);
+      if (layer.x0 + width < photo.width) d = Math.min(d, width - 1 - x);
+      if (layer.y0 + height < photo.height) d = Math.min(d, height - 1 - y);
+      if (d >= broadTaper) continue;
+      const wide = Math.min(1, Math.max(1e-3, broad[i]!));
+      const local = ratio[i]! / wide;
+      const localFaded = d < taper ? 1 - (1 - local) * smoothstep(0, taper, d) : local;
+      const wideFaded = 1 - (1 - wide) * smoothstep(0, broadTaper, d);
+      ratio[i] = localFaded * wideFaded;
     }
   }
   return ratio;
