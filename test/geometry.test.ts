@@ -415,6 +415,22 @@ describe('room analysis', () => {
     near(window.polygon[0]![1], corner[1], 4, 'window corner y');
   });
 
+  it('refines the camera height by the ceiling in view when no door gives it', async () => {
+    // The camera 1.2 m above the floor of a 2.7 m room (a typical ceiling): the 1.5 m prior alone is 25 % off.
+    const low: Room = { ...ROOM, floor: -1.2, ceiling: 1.5 };
+    const camera = makeCamera(480, 360, 75, 25, 2, 0);
+    const { analysis } = await analyse({ camera, room: low, rects: [WINDOW] });
+    assert.equal(analysis.floorPlane.cameraHeightSource, 'ceiling');
+    const height = analysis.floorPlane.cameraHeight;
+    assert.ok(height > 1.15 && height < 1.38, `camera height ${height.toFixed(2)} m: between the truth and the prior, nearer the truth`);
+    // The room's measured height follows: the box's ceiling over the floor, in metres.
+    near(analysis.layout.box.ceiling - analysis.layout.box.floor, (height * 2.7) / 1.2, 0.1, 'room height at that scale');
+    // A given camera height is taken as it is.
+    const given = await analyzeRoom(render({ camera, room: low, rects: [WINDOW] }).image, lsdLineSource(), { cameraHeight: 1.5 });
+    assert.equal(given.floorPlane.cameraHeightSource, 'default');
+    assert.equal(given.floorPlane.cameraHeight, 1.5);
+  });
+
   it('maps floor pixels to 3D points and back, at the given camera height', async () => {
     const camera = makeCamera(480, 360, 65, 15, -8, 0);
     const { image } = render({ camera, room: ROOM, rects: [WINDOW] });

@@ -12,6 +12,7 @@ import { detectOpenings, type Opening, type OpeningOptions } from '../../vision/
 import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
 import { orientationFromSegmentation, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import { refineSegments } from '../../vision/geometry/refine-segments.js';
+import { fuseCameraHeight } from '../../vision/geometry/metric-scale.js';
 import { greyPlane, resizeToLongSide } from '../../vision/geometry/resample.js';
 import {
   area,
@@ -34,14 +35,29 @@ import type { SegmentationSource } from './room-network.js';
 export const DEFAULT_CAMERA_HEIGHT_M = 1.5;
 /** A standard interior door leaf's height (2032 mm, 80 in; European leaves are 1981–2040 mm). */
 export const DOOR_HEIGHT_M = 2.03;
+/** The ceiling refines the scale only when its face covers this share of the image at least (its line is in view). */
+const MIN_CEILING_SHARE = 0.02;
+/** ... and the layout's confidence is at least this: a wrong ceiling line would mislead the scale. */
+const MIN_CEILING_LAYOUT_CONFIDENCE = 0.6;
+
+/** What set the camera height: the prior alone, a door of standard height, or the ceiling's height with the prior. */
+export type CameraHeightSource = 'default' | 'door' | 'ceiling';
 
 export interface AnalyzeRoomOptions {
   /** Longer side of the working copy every step runs on. Default 720. */
   workingSize?: number;
-  /** Camera height above the floor in metres, when no door gives it. Default 1.5 (DEFAULT_CAMERA_HEIGHT_M). */
+  /**
+   * Camera height above the floor in metres, when no door gives it; a given height is not refined by the ceiling.
+   * Default: 1.5 (DEFAULT_CAMERA_HEIGHT_M), refined by the ceiling where its line is in view.
+   */
   cameraHeight?: number;
   /** Let a confidently found door set the camera height (DOOR_HEIGHT_M tall). Default true. */
   scaleFromDoors?: boolean;
+  /**
+   * Without a door, let a ceiling line in view refine the camera height (fuseCameraHeight: the room-height prior
+   * joins the camera-height prior). Default true; ignored when `cameraHeight` is given.
+   */
+  scaleFromCeiling?: boolean;
   /** Field of view across the longer side assumed when the lines cannot fix the focal length, degrees. Default 65. */
   fovPrior?: number;
   /** A known focal length in photo pixels (e.g. from EXIF): skips the focal search. */
@@ -144,7 +160,7 @@ export interface RoomAnalysis {
     score: number;
   }[];
   /** n·X = d in camera coordinates (metres): n the unit vector pointing down to the floor, d the camera height. */
-  floorPlane: { normal: Vec3; distance: number; cameraHeight: number; cameraHeightSource: 'default' | 'door' };
+  floorPlane: { normal: Vec3; distance: number; cameraHeight: number; cameraHeightSource: CameraHeightSource };
   confidence: { vanishingPoints: number; layout: number; overall: number };
   /** Milliseconds per step. */
   timings: Record<string, number>;
@@ -205,7 +221,7 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
   lap('layout');
 
   let cameraHeight = options.cameraHeight ?? DEFAULT_CAMERA_HEIGHT_M;
-  let cameraHeightSource: 'default' | 'door' = 'default';
+  let cameraHeightSource: CameraHeightSource = 'default';
   const found = detectOpenings(working, camera, layout.box, segments, manhattan.assignment, options.openings);
   if (options.scaleFromDoors ?? true) {
     const door = found.filter((o) => o.kind === 'door' && o.frameSupport >= 0.8 && Math.abs(o.contrast) >= 0.05).sort((a, b) => b.score - a.score)[0];
@@ -216,6 +232,16 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
         cameraHeight = implied;
         cameraHeightSource = 'door';
       }
+    }
+  }
+  if (cameraHeightSource === 'default' && options.cameraHeight === undefined && (options.scaleFromCeiling ?? true)) {
+    // The ceiling line in view (its face at least 2 % of the image) and a layout that holds: the room's height in
+    // camera heights joins the camera-height prior.
+    const ceiling = facePolygons(camera, layout.box).find((f) => FACE_LABELS[f.face] === 'ceiling');
+    const ceilingShare = ceiling ? Math.abs(area(ceiling.polygon)) / (working.width * working.height) : 0;
+    if (ceilingShare >= MIN_CEILING_SHARE && layout.confidence * Math.min(1, 0.4 + manhattan.confidence) >= MIN_CEILING_LAYOUT_CONFIDENCE) {
+      cameraHeight = fuseCameraHeight(DEFAULT_CAMERA_HEIGHT_M, layout.box.ceiling - layout.box.floor);
+      cameraHeightSource = 'ceiling';
     }
   }
   lap('openings');
