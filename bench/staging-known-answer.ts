@@ -827,6 +827,11 @@ async function main(): Promise<void> {
   const table = ['| Figure (median over rooms; mean in brackets) | Ours | Baseline | Rooms | Rooms ours better / worse / equal | Better |', '|---|---|---|---|---|---|', ...rows].join('\n');
   console.log(`\n${placed.length} of ${results.length} rooms placed; ${minutes.toFixed(1)} min\n${table}`);
   const notPlaced = results.filter((r) => !r.placed).map((r) => `${r.id} (${r.error})`);
+  // The medians over the placed rooms alone would flatter a change that places fewer pieces.
+  const withMisses = {
+    iou: median(results.map((r) => (r.placed && r.ours ? r.ours.iou : 0))),
+    heightError: median(results.map((r) => (r.placed && r.ours ? r.ours.heightError : 1))),
+  };
   const beatsAll = verdicts.every((v) => v.beats);
   const lost = verdicts.filter((v) => !v.beats).map((v) => `${v.label} (${v.ties ? 'tie' : 'baseline better'})`);
   // Where the geometry differs, our shadow-catching walls (the estimated room) hide part of the piece.
@@ -854,7 +859,7 @@ hide part of the piece; it isolates what the light estimate and differential com
 
 ${table}
 
-Placed in ${placed.length} of ${results.length} rooms${notPlaced.length > 0 ? ` (not placed: ${notPlaced.join('; ')})` : ''}; figures over the placed rooms.${harnessFailures.length > 0 ? ` Left out because the harness failed: ${harnessFailures.join('; ')}.` : ''}
+Placed in ${placed.length} of ${results.length} rooms${notPlaced.length > 0 ? ` (not placed: ${notPlaced.join('; ')})` : ''}; figures over the placed rooms.${notPlaced.length > 0 ? ` Counting every room not placed as a miss (IoU 0, scale error 1), over all ${placed.length + notPlaced.length}: silhouette IoU ${withMisses.iou.toFixed(3)}, scale error (height) ${withMisses.heightError.toFixed(3)} (medians).` : ''}${harnessFailures.length > 0 ? ` Left out because the harness failed: ${harnessFailures.join('; ')}.` : ''}
 ${beatsAll ? 'Ours beats the baseline on every figure.' : `Ours does not beat the baseline on: ${lost.join('; ')}.`}
 ${cut.length > 0 ? `In ${cut.length} rooms (${cut.map((r) => r.id).join(', ')}) the room surfaces furnishPiece renders as shadow catchers — its estimate of the walls — hide part of our piece${hidden.length > 0 ? ` (all of it in ${hidden.map((r) => r.id).join(', ')}: nothing is drawn, yet the call succeeds)` : ''}; that is all that separates the geometry figures of ours and the baseline.` : ''}
 A piece that does not show at all counts as IoU 0, scale error 1 and a contact error of the image height, and has no
