@@ -130,6 +130,58 @@ describe('sky_fix paints nothing that is not sky', () => {
     assert.equal(changedNonSky(image, output, notSky, 2), 0);
   });
 
+  it('keeps a wall of the sky\'s own white under a parapet with a 6-pixel gap (nothing steps over the parapet)', () => {
+    // The wall is exactly the sky's colour; only a dark parapet and dark side trims separate them, and the parapet
+    // breaks for six pixels (the straight-line barriers no longer see it whole). Stepping over a thin dark line with
+    // the sky's colour beyond it painted this whole wall from a 4-pixel gap on; the walk through the gap is too
+    // narrow to keep, and the sideways growth needs 7 open pixels to pass.
+    const width = 480;
+    const height = 360;
+    const white: Rgb = [240, 240, 242];
+    const { image, notSky } = paint(width, height, (x, y) => {
+      if (y >= 0.85 * height) return { rgb: [80, 96, 60], sky: false };
+      const inBuilding = x >= 100 && x < 400 && y >= 150;
+      if (!inBuilding) return { rgb: white, sky: true };
+      const trim = x < 104 || x >= 396 || (y < 154 && !(x >= 250 && x < 256));
+      const window = Math.floor((x - 100) / 25) % 2 === 1 && Math.floor((y - 150) / 30) % 2 === 1;
+      return { rgb: trim ? [120, 120, 122] : window ? [50, 56, 62] : white, sky: false };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, report.because);
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+  });
+
+  it('replaces the sky under an overhanging cornice and past the end of a pale twig (sky beside)', () => {
+    // A tower whose cornice overhangs its body by 15 pixels on each side, and a pale thin twig, too light to be
+    // stepped over, across the upper left sky: the sky under both hangs from the open sky beside them.
+    const width = 480;
+    const height = 360;
+    const twig = (x: number, y: number) => x > 20 && x < 150 && Math.abs(y - (60 - ((x - 20) * 20) / 130)) < 1.2;
+    const { image, notSky } = paint(width, height, (x, y) => {
+      if (y >= 0.7 * height) return { rgb: [80, 96, 60], sky: false };
+      if (x >= 185 && x < 275 && y >= 92 && y < 100) return { rgb: [90, 60, 45], sky: false };
+      if (x >= 200 && x < 260 && y >= 100) return { rgb: [150, 90, 64], sky: false };
+      if (twig(x, y)) return { rgb: [208, 203, 203], sky: false };
+      return { rgb: [234, 235, 238], sky: true };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, report.because);
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+    const changed = (x0: number, y0: number, x1: number, y1: number) => {
+      let count = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          const i = (y * width + x) * 3;
+          if (output.data[i] !== image.data[i] || output.data[i + 2] !== image.data[i + 2]) count++;
+        }
+      }
+      return count / ((x1 - x0) * (y1 - y0));
+    };
+    assert.ok(changed(188, 104, 197, 240) > 0.99, `under the left overhang: ${changed(188, 104, 197, 240)}`);
+    assert.ok(changed(263, 104, 272, 240) > 0.99, `under the right overhang: ${changed(263, 104, 272, 240)}`);
+    assert.ok(changed(40, 70, 140, 200) > 0.99, `below the twig: ${changed(40, 70, 140, 200)}`);
+  });
+
   it('changes nothing on a blue-sky photo', () => {
     const { image } = paint(320, 240, (x, y) =>
       y < 150 && !(x > 100 && x < 220 && y > 70) ? { rgb: [90 + y * 0.4, 150 + y * 0.3, 230], sky: true } : { rgb: [240, 240, 236], sky: false },

@@ -1,7 +1,7 @@
 import { downsampleToPlanes, type ColourPlanes } from '../colour-planes.js';
 import type { RawImage } from '../raw-image.js';
 import { classifySky, type SkyClassification, type SkyClassifierOptions } from './sky-classifier.js';
-import { keepOneSky, lowestSkyRow, segmentSky, type SkySegmentation, type SkySegmentationOptions } from './sky-segmentation.js';
+import { lowestSkyRow, refineSky, segmentSky, type SkySegmentation, type SkySegmentationOptions } from './sky-segmentation.js';
 
 export interface SkyDetectionOptions {
   /** Longer side of the working copy that is segmented and classified. Default 640. */
@@ -34,8 +34,8 @@ export function detectSky(image: RawImage, options: SkyDetectionOptions = {}): S
   const planes = downsampleToPlanes(image, options.workingLongSide ?? 640);
   const skyLike = segmentSky(planes, options.segmentation);
   const classification = classifySky(planes, skyLike, options.classifier);
-  // The classifier judges all that hangs from the top; what is replaced is the one sky among it (see keepOneSky).
-  const segmentation = keepOneSky(planes, skyLike, options.segmentation);
+  // The classifier judges what hangs straight down from the top; what is replaced is refined from it (see refineSky).
+  const segmentation = refineSky(planes, skyLike, options.segmentation);
   const workingRow = horizonRowOf(segmentation);
   const horizonRow = Math.max(MIN_HORIZON_FRACTION, (workingRow + 1) / planes.height) * image.height;
   return { planes, segmentation, classification, horizonRow };

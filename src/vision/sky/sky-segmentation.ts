@@ -5,7 +5,7 @@ import type { ColourPlanes } from '../colour-planes.js';
 import { closeMask, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel, planarFit } from './sky-model.js';
-import { dropNarrowStrips, skylineLimit, type SkylineOptions } from './skyline.js';
+import { dropNarrowStrips, extendSkyBeside, skylineLimit, type SkylineOptions } from './skyline.js';
 import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';
 
 /** The sky found at the working resolution, before the full-resolution matte. */
@@ -22,7 +22,8 @@ export interface SkySegmentation {
   skyModel: ColourPlanes;
   /** Straight boundaries used as barriers. */
   barriers: LineSegment[];
-
+  /** 1 where the floods reached, before the skyline cut them: what extendSkyBeside may add to the sky. */
+  reachable: Uint8Array;
 
   cues: SkyCues;
 }
@@ -118,16 +119,18 @@ export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions
   const reach = Math.max(2, Math.round(settings.holeReachFraction * Math.max(width, height)));
   addEnclosedSky(mask, passable, distance, width, height, settings.holeTolerance, settings.maxHoleFraction, reach);
   growIntoBorderBand(mask, blocked, distance, width, settings.borderBand, settings.borderTolerance);
+  const reachable = mask.slice();
   const aboveSkyline = skylineLimit(planes, mask, options.skyline);
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i]! & aboveSkyline[i]!;
   dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
-  return finishSegmentation(planes, mask, cues, barriers, settings);
+  return finishSegmentation(planes, mask, reachable, cues, barriers, settings);
 }
 
 /** The sky model, soft mask and confidence of a final sky mask. */
 function finishSegmentation(
   planes: ColourPlanes,
   mask: Uint8Array,
+  reachable: Uint8Array,
   cues: SkyCues,
   barriers: LineSegment[],
   settings: typeof DEFAULTS,
@@ -142,7 +145,7 @@ function finishSegmentation(
   for (let i = 0; i < mask.length; i++) {
     if (mask[i]) confidence[i] = (1 - smoothstep(near, far, finalDistance[i]!)) * cues.likelihood[i]!;
   }
-  return { width, height, mask, softMask, confidence, skyModel, barriers, cues };
+  return { width, height, mask, softMask, confidence, skyModel, barriers, reachable, cues };
 }
 
 /**
@@ -255,6 +258,21 @@ function unmixedSkyShare(mask: Uint8Array, distance: Float32Array, width: number
 }
 
 /**
+ * The sky that is replaced, from the sky-like region the classifier judged (whose pieces are part of the evidence
+ * that it is, or is not, a sky): the sky seen beside and below what stopped the walk from the top (extendSkyBeside),
+ * then one sky (keepOneSky).
+ */
+export function refineSky(planes: ColourPlanes, segmentation: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation {
+  const { width, height } = planes;
+  const mask = segmentation.mask.slice();
+  if (extendSkyBeside(planes, segmentation.reachable, mask, options.skyline) > 0) dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
+  keepOneSky(planes, mask);
+  if (mask.every((value, i) => value === segmentation.mask[i])) return segmentation;
+  const { reachable, cues, barriers } = segmentation;
+  return finishSegmentation(planes, mask, reachable, cues, barriers, { ...DEFAULTS, ...options });
+}
+
+/**
  * Largest difference (sRGB 0…1, any channel) between the mean colour of a separate piece of sky and the colour the
  * main sky has at the same place: the second flood's `gapTolerance`, for the same reason (a smooth surface a little
  * off the sky's colour is a wall, not sky).
@@ -262,25 +280,23 @@ function unmixedSkyShare(mask: Uint8Array, distance: Float32Array, width: number
 const ONE_SKY_TOLERANCE = 0.06;
 
 /**
- * One sky, applied after the classifier has judged the whole sky-like region (whose pieces are part of the evidence
- * that it is, or is not, a sky): every separate piece of the sky (4-connected) must have the colour the largest piece has where it lies,
+ * One sky: every separate piece of the sky (4-connected) must have the colour the largest piece has where it lies,
  * extrapolated by a plane through each channel of the largest piece. The column walk goes down any light, smooth
  * column that reaches the top border, so in a street canyon cut by the frame a cream pilaster between two rows of
  * windows, a concrete tower face, a pale lamp post or a white banner passes for sky on its own: none of them has the
  * colour of the open sky beside it (an overcast sky changes slowly across the frame), and they are dropped. Sky seen
  * between the branches of one crown, or on both sides of a tower, has the same colour on either side and stays.
  */
-export function keepOneSky(planes: ColourPlanes, segmentation: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation {
+export function keepOneSky(planes: ColourPlanes, mask: Uint8Array): void {
   const { width, height } = planes;
-  const mask = segmentation.mask.slice();
   const pieces = connectedComponents(mask, width, height);
-  if (pieces.length < 2) return segmentation;
+  if (pieces.length < 2) return;
   let main = pieces[0]!;
   for (const piece of pieces) if (piece.pixels.length > main.pixels.length) main = piece;
   const mainMask = new Uint8Array(mask.length);
   for (const i of main.pixels) mainMask[i] = 1;
-  const fits = [planes.r, planes.g, planes.b].map((plane) => planarFit(plane, mainMask, width, height));
   const channels = [planes.r, planes.g, planes.b];
+  const fits = channels.map((plane) => planarFit(plane, mainMask, width, height));
   for (const piece of pieces) {
     if (piece === main) continue;
     let off = 0;
@@ -294,8 +310,6 @@ export function keepOneSky(planes: ColourPlanes, segmentation: SkySegmentation, 
     }
     if (off > ONE_SKY_TOLERANCE) for (const i of piece.pixels) mask[i] = 0;
   }
-  if (mask.every((value, i) => value === segmentation.mask[i])) return segmentation;
-  return finishSegmentation(planes, mask, segmentation.cues, segmentation.barriers, { ...DEFAULTS, ...options });
 }
 
 /** Sky runs narrower than 2 · 2 + 1 working columns (under 1 % of the width) are dropped: see dropNarrowStrips. */

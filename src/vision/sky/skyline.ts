@@ -1,4 +1,5 @@
 import type { ColourPlanes } from '../colour-planes.js';
+import { connectedComponents } from '../connected-components.js';
 
 export interface SkylineOptions {
   /**
@@ -7,22 +8,23 @@ export interface SkylineOptions {
    * at the working resolution, while the parapet of a white building against a white sky still crosses it.
    */
   edgeThreshold?: number;
-  /**
-   * Most rows (working pixels) of a dark line that the walk steps over: a wire or a twig. Default 6 (a 2-pixel branch at 45°, spread by the central difference). Thicker
-   * structures stop the walk: stepping over branches let the walk through dark roof bands into white walls.
-   */
-  maxCrossing?: number;
-  /** How much darker than the sky (brightest channel) a structure must get to be stepped over. Default 0.12. */
-  crossingDarker?: number;
-  /** Largest channel difference between the sky above and below a stepped-over structure. Default 0.03. */
+  /** Largest channel difference between the last sky pixel of a column and the edge pixel below it that still counts as sky. Default 0.03. */
   continuationTolerance?: number;
+  /**
+   * Colour step (largest channel, mean of the 3 pixels from a pixel on against the 3 before it, down a column or
+   * along a row) from which extendSkyBeside stops at a soft edge: a roofline in haze, whose step of 0.05–0.08 is
+   * spread over two or three pixels, never reaches `edgeThreshold` in a central difference. Default 0.045: the sky's
+   * own gradient measures 3 × its step per pixel (0.003–0.01 on overcast skies at the working resolution), the hazy
+   * rooflines of the shared exteriors 0.06 and more. The walk from the top does not use it (its stops, and with them
+   * the classifier's and judgeSkyline's measurements, stay where they were).
+   */
+  softStep?: number;
 }
 
 const DEFAULTS: Required<SkylineOptions> = {
   edgeThreshold: 0.035,
-  maxCrossing: 6,
-  crossingDarker: 0.12,
   continuationTolerance: 0.03,
+  softStep: 0.045,
 };
 
 /**
@@ -31,10 +33,12 @@ const DEFAULTS: Required<SkylineOptions> = {
  * facade of its column; a white wall below a roofline matches a white sky in colour and smoothness, and a 2-D flood
  * fill finds a way into it through any gap in the line, but a column walk cannot go around the line.
  *
- * The walk steps over one kind of obstacle: a thin dark line (a wire, a twig) much darker than the sky, when the same
- * sky continues right beyond it (a gutter has a wall beyond it, which the continuation test refuses unless the wall
- * is the sky's exact colour). The line's own pixels are allowed too: they are mixtures that the matte unmixes. Sky seen through a bare crown is therefore not replaced (the walk stops at
- * the first branch): see replaceSky for what happens then. Returns 1 where a pixel may be sky.
+ * The walk steps over nothing. It used to step over a thin dark line (a wire, a twig) when the sky's colour went on
+ * right beyond it; but a gutter or a parapet over a wall of the sky's exact colour is the same thin dark line with
+ * the same colour beyond, and a wall was painted whenever the straight-line barriers missed its parapet. What lies
+ * beyond a line is taken for sky only where it joins the open sky around the line's end: see extendSkyBeside. Sky
+ * seen through a bare crown is therefore not replaced (the walk stops at the first branch): see replaceSky for what
+ * happens then. Returns 1 where a pixel may be sky.
  */
 export function skylineLimit(
   planes: ColourPlanes,
@@ -42,60 +46,195 @@ export function skylineLimit(
   options: SkylineOptions = {},
 ): Uint8Array {
   const settings = { ...DEFAULTS, ...options };
+  const walk = columnWalker(planes, candidate, settings);
+  const allowed = new Uint8Array(planes.width * planes.height);
+  for (let x = 0; x < planes.width; x++) walk(allowed, x);
+  return allowed;
+}
+
+/** Walks down column `x` from the top border, marking in `allowed` what may be sky. */
+function columnWalker(
+  planes: ColourPlanes,
+  candidate: Uint8Array,
+  settings: Required<SkylineOptions>,
+): (allowed: Uint8Array, x: number) => void {
   const { width, height } = planes;
   const edge = edgeStrength(planes);
   const open = (i: number) => candidate[i] === 1 && edge[i]! < settings.edgeThreshold;
-  const allowed = new Uint8Array(width * height);
-  for (let x = 0; x < width; x++) {
-    let y = 0;
+  return (allowed, x) => {
     let lastSky = -1;
-    while (y < height) {
+    for (let y = 0; y < height; y++) {
       const i = y * width + x;
       if (open(i)) {
         allowed[i] = 1;
         lastSky = i;
-        y++;
         continue;
       }
-      if (lastSky < 0) break;
-      const beyond = crossingEnd(planes, open, x, y, lastSky, settings);
-      if (beyond < 0) {
-        // The central difference marks the last row of sky above a roof as an edge too; it is sky when it has the
-        // sky's colour and what is below it is not sky-like at all. Above a wall of the sky's colour it stays out.
-        const below = y + 1 < height ? i + width : -1;
-        if (candidate[i] === 1 && (below < 0 || candidate[below] !== 1) && sameColour(planes, i, lastSky, settings.continuationTolerance)) {
-          allowed[i] = 1;
-        }
-        break;
+      // The central difference marks the last row of sky above a roof as an edge too; it is sky when it has the
+      // sky's colour and what is below it is not sky-like at all. Above a wall of the sky's colour it stays out.
+      const below = y + 1 < height ? i + width : -1;
+      if (lastSky >= 0 && candidate[i] === 1 && (below < 0 || candidate[below] !== 1) && sameColour(planes, i, lastSky, settings.continuationTolerance)) {
+        allowed[i] = 1;
       }
-      for (let k = y; k < beyond; k++) allowed[k * width + x] = 1;
-      y = beyond;
+      return;
     }
-  }
-  return allowed;
+  };
 }
 
-/** The row past a dark structure starting at row `y` of column `x` that may be stepped over, or −1. */
-function crossingEnd(
-  planes: ColourPlanes,
-  open: (i: number) => boolean,
-  x: number,
-  y: number,
-  lastSky: number,
-  settings: Required<SkylineOptions>,
-): number {
+/**
+ * Working pixels around a sideways step that must all be open (no strong edge, sky-like): a gap narrower than
+ * 2 · 3 + 1 pixels in a roofline is no way through. The column walk itself goes down gaps of 3 or 4 columns (where
+ * a roof meets the slope of its neighbour, say) before dropNarrowStrips takes those runs out again; spreading
+ * sideways from such a run would carry the leak across the whole wall below.
+ */
+const BESIDE_CLEARANCE = 3;
+
+/**
+ * Sky seen beside and below what the walk from the top border stopped at: under a cornice that overhangs a tower or
+ * a building that overhangs the street, on the far side of a twig. Such sky hangs from the sky walked from the top,
+ * only not straight down. From the walked sky it grows sideways along rows and down columns, never up (sky hangs
+ * from the top of the frame), through pixels that are open with all their neighbours within BESIDE_CLEARANCE
+ * (sky-like in `candidate`, no strong edge, no soft step), then takes the band of open pixels of that width along
+ * what it reached; a piece that does not join the walked sky beside it seamlessly is taken back (see
+ * dropSeamedAdditions). A roofline is a strong edge all along, so this reaches no wall that the walk would not reach
+ * through the same gap, and it spreads through no gap narrower than the clearance. Changes `allowed` in place;
+ * returns how many pixels it added.
+ */
+export function extendSkyBeside(planes: ColourPlanes, candidate: Uint8Array, allowed: Uint8Array, options: SkylineOptions = {}): number {
+  const settings = { ...DEFAULTS, ...options };
   const { width, height } = planes;
-  let darkest = Infinity;
-  for (let k = y; k < height && k - y <= settings.maxCrossing; k++) {
-    const i = k * width + x;
-    if (!open(i)) {
-      darkest = Math.min(darkest, brightest(planes, i));
-      continue;
-    }
-    const skyLevel = Math.min(brightest(planes, lastSky), brightest(planes, i));
-    return sameColour(planes, i, lastSky, settings.continuationTolerance) && skyLevel - darkest >= settings.crossingDarker ? k : -1;
+  const edge = edgeStrength(planes);
+  const down = softSteps(planes, 'down');
+  const across = softSteps(planes, 'across');
+  const open = new Uint8Array(width * height);
+  for (let i = 0; i < open.length; i++) {
+    const soft = Math.max(down[i]!, across[i]!) < settings.softStep;
+    open[i] = candidate[i] === 1 && edge[i]! < settings.edgeThreshold && soft ? 1 : 0;
   }
-  return -1;
+  const clear = erodeSquare(open, width, height, BESIDE_CLEARANCE);
+  const walked = allowed.slice();
+  const reached = new Uint8Array(width * height);
+  const stack: number[] = [];
+  for (let i = 0; i < allowed.length; i++) {
+    if (allowed[i] && clear[i]) {
+      reached[i] = 1;
+      stack.push(i);
+    }
+  }
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const x = i % width;
+    for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i + width < reached.length ? i + width : -1]) {
+      if (j >= 0 && clear[j] && !reached[j]) {
+        reached[j] = 1;
+        stack.push(j);
+      }
+    }
+  }
+  // The band along what was reached, through open pixels only, as wide as the clearance kept it away from edges.
+  let frontier: number[] = [];
+  for (let i = 0; i < reached.length; i++) if (reached[i] && !allowed[i]) frontier.push(i);
+  let added = 0;
+  for (const i of frontier) {
+    allowed[i] = 1;
+    added++;
+  }
+  for (let step = 0; step < BESIDE_CLEARANCE && frontier.length > 0; step++) {
+    const next: number[] = [];
+    for (const i of frontier) {
+      const x = i % width;
+      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+        if (j < 0 || j >= allowed.length || allowed[j] || !open[j]) continue;
+        allowed[j] = 1;
+        added++;
+        next.push(j);
+      }
+    }
+    frontier = next;
+  }
+  if (added > 0) added -= dropSeamedAdditions(planes, walked, allowed);
+  return added;
+}
+
+/** Pixels on each side of a joint whose mean colours dropSeamedAdditions compares. */
+const JOINT_SPAN = 3;
+/**
+ * Largest mean colour step (any channel, sRGB 0…1) along the joint between added sky and the sky beside it: 3
+ * levels of 8 bits. The same sky on both sides of the joint measures under 0.006 on the shared exteriors (mean over
+ * the joint, where noise averages out); a smooth wall beside the sky without a visible edge still differs by a few
+ * levels all along it.
+ */
+const JOINT_TOLERANCE = 0.012;
+
+/**
+ * Takes back each piece of added sky (4-connected) that does not join the walked sky beside it seamlessly: the mean,
+ * over every row where the two meet side by side, of the step between JOINT_SPAN added pixels and as many walked
+ * ones must stay under JOINT_TOLERANCE in every channel. A piece that meets the walked sky nowhere side by side is
+ * taken back too. Returns how many pixels it took back.
+ */
+function dropSeamedAdditions(planes: ColourPlanes, walked: Uint8Array, allowed: Uint8Array): number {
+  const { width, height } = planes;
+  const channels = [planes.r, planes.g, planes.b];
+  const added = new Uint8Array(allowed.length);
+  for (let i = 0; i < allowed.length; i++) added[i] = allowed[i] && !walked[i] ? 1 : 0;
+  let removed = 0;
+  for (const piece of connectedComponents(added, width, height)) {
+    const step = [0, 0, 0];
+    let joints = 0;
+    for (const i of piece.pixels) {
+      const x = i % width;
+      for (const direction of [-1, 1]) {
+        let whole = true;
+        for (let k = 0; k < JOINT_SPAN && whole; k++) {
+          const inside = x - direction * k;
+          const outside = x + direction * (k + 1);
+          whole = inside >= 0 && inside < width && outside >= 0 && outside < width;
+          whole &&= allowed[i - direction * k] === 1 && walked[i + direction * (k + 1)] === 1;
+        }
+        if (!whole) continue;
+        joints++;
+        for (let c = 0; c < 3; c++) {
+          for (let k = 0; k < JOINT_SPAN; k++) step[c]! += (channels[c]![i - direction * k]! - channels[c]![i + direction * (k + 1)]!) / JOINT_SPAN;
+        }
+      }
+    }
+    const seamless = joints > 0 && step.every((sum) => Math.abs(sum / joints) <= JOINT_TOLERANCE);
+    if (seamless) continue;
+    for (const i of piece.pixels) allowed[i] = 0;
+    removed += piece.pixels.length;
+  }
+  return removed;
+}
+
+/** Pixels whose whole (2r + 1)² window is set; pixels beyond the border count as set. */
+function erodeSquare(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
+  const rows = new Uint8Array(mask.length);
+  for (let y = 0; y < height; y++) {
+    let lastUnset = -Infinity;
+    for (let x = 0; x < width; x++) {
+      if (!mask[y * width + x]) lastUnset = x;
+      rows[y * width + x] = x - lastUnset > r ? 1 : 0;
+    }
+    lastUnset = Infinity;
+    for (let x = width - 1; x >= 0; x--) {
+      if (!mask[y * width + x]) lastUnset = x;
+      if (lastUnset - x <= r) rows[y * width + x] = 0;
+    }
+  }
+  const out = new Uint8Array(mask.length);
+  for (let x = 0; x < width; x++) {
+    let lastUnset = -Infinity;
+    for (let y = 0; y < height; y++) {
+      if (!rows[y * width + x]) lastUnset = y;
+      out[y * width + x] = y - lastUnset > r ? 1 : 0;
+    }
+    lastUnset = Infinity;
+    for (let y = height - 1; y >= 0; y--) {
+      if (!rows[y * width + x]) lastUnset = y;
+      if (lastUnset - y <= r) out[y * width + x] = 0;
+    }
+  }
+  return out;
 }
 
 function sameColour(planes: ColourPlanes, i: number, j: number, tolerance: number): boolean {
@@ -104,10 +243,6 @@ function sameColour(planes: ColourPlanes, i: number, j: number, tolerance: numbe
     Math.abs(planes.g[i]! - planes.g[j]!) <= tolerance &&
     Math.abs(planes.b[i]! - planes.b[j]!) <= tolerance
   );
-}
-
-function brightest(planes: ColourPlanes, i: number): number {
-  return Math.max(planes.r[i]!, planes.g[i]!, planes.b[i]!);
 }
 
 /** Largest channel's central-difference step, horizontal or vertical, at each pixel. */
@@ -128,6 +263,36 @@ export function edgeStrength(planes: ColourPlanes): Float32Array {
     }
   }
   return edge;
+}
+
+/** Rows (or columns) on each side whose mean colours softSteps compares. */
+const SOFT_STEP_SPAN = 3;
+
+/**
+ * The colour step (largest channel) between the mean of SOFT_STEP_SPAN pixels from each pixel on (down a column, or
+ * rightward along a row) and the mean of as many before it: a soft edge, spread over a few pixels, counts whole.
+ */
+export function softSteps(planes: ColourPlanes, direction: 'down' | 'across'): Float32Array {
+  const { width, height } = planes;
+  const steps = new Float32Array(width * height);
+  const [stride, length, lines, lineStride] = direction === 'down' ? [width, height, width, 1] : [1, width, height, width];
+  for (const plane of [planes.r, planes.g, planes.b]) {
+    for (let line = 0; line < lines; line++) {
+      const base = line * lineStride;
+      for (let k = 0; k < length; k++) {
+        let before = 0;
+        let after = 0;
+        for (let d = 1; d <= SOFT_STEP_SPAN; d++) {
+          before += plane[base + Math.max(0, k - d) * stride]!;
+          after += plane[base + Math.min(length - 1, k + d - 1) * stride]!;
+        }
+        const step = Math.abs(after - before) / SOFT_STEP_SPAN;
+        const i = base + k * stride;
+        if (step > steps[i]!) steps[i] = step;
+      }
+    }
+  }
+  return steps;
 }
 
 /**
