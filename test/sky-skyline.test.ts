@@ -182,6 +182,28 @@ describe('sky_fix paints nothing that is not sky', () => {
     assert.ok(changed(40, 70, 140, 200) > 0.99, `below the twig: ${changed(40, 70, 140, 200)}`);
   });
 
+  it('still leaves alone a white room whose ceiling is outshone by its walls: no crisp skyline', () => {
+    // The ceiling's brightest part outshines the walls, as an overcast sky's does, and its mean is below them; but it
+    // meets the walls with a step of shading (about 0.14 of full scale), where a sky ends at a roofline's crisp step.
+    const width = 480;
+    const height = 360;
+    const { image } = paint(width, height, (x, y) => {
+      const ceilingLine = 0.3 * height + 0.25 * Math.abs(x - width / 2);
+      if (y < ceilingLine) {
+        const r = Math.min(1, Math.hypot((x - width / 2) / (width / 2), y / ceilingLine));
+        const level = 250 - 54 * r;
+        return { rgb: [level, level, level + 1], sky: false };
+      }
+      if (y < 0.8 * height) return { rgb: [232, 232, 231], sky: false };
+      return { rgb: [150, 120, 90], sky: false };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, false, JSON.stringify(report));
+    assert.equal(report.reason, 'no_sky', report.because);
+    assert.match(report.because, /no crisp skyline/);
+    assert.deepEqual(output.data, image.data);
+  });
+
   it('changes nothing on a blue-sky photo', () => {
     const { image } = paint(320, 240, (x, y) =>
       y < 150 && !(x > 100 && x < 220 && y > 70) ? { rgb: [90 + y * 0.4, 150 + y * 0.3, 230], sky: true } : { rgb: [240, 240, 236], sky: false },

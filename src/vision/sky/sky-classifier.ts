@@ -109,8 +109,9 @@ export function classifySky(planes: ColourPlanes, segmentation: SkySegmentation,
   let outshoneOnAverage = false;
   if (measured.skyLuma < measured.foregroundBrightLuma + settings.greyBrightnessMargin) {
     const outshone = measured.skyBrightLuma < measured.foregroundBrightLuma + settings.greyBrightnessMargin;
-    if (outshone || measured.skylineStep < settings.crispSkylineStep) {
-      return decide('none', 'other parts of the image are brighter than this "sky" (lit interior?)');
+    if (outshone) return decide('none', 'other parts of the image are brighter than this "sky" (lit interior?)');
+    if (measured.skylineStep < settings.crispSkylineStep) {
+      return decide('none', 'other parts of the image are as bright as this "sky" and it ends at no crisp skyline (a lit interior, or sky seen on through bare crowns)');
     }
     outshoneOnAverage = true;
   }
