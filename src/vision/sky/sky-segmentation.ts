@@ -93,6 +93,7 @@ const DEFAULTS = {
  * 5. only what lies above the skyline stays (see skylineLimit): the floods above reach a white wall or a road
  *    marking through any gap in a roofline, a column walk from the top cannot;
  * 6. each sky pixel's share of sky, unmixed from the foreground next to it: the input of the matte.
+ * The classifier judges this; what is replaced is refined from it by refineSky (sky beside, one sky).
  */
 export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions = {}): SkySegmentation {
   const settings = { ...DEFAULTS, ...options };
