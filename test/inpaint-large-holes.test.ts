@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inpaint } from '../src/vision/inpaint/inpaint.js';
 import { holeDepth } from '../src/vision/inpaint/patch-match.js';
+import { crossingLines } from '../src/vision/inpaint/line-structure.js';
 import { dilateSquare } from '../src/vision/mask-morphology.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 
@@ -110,5 +111,51 @@ describe('inpainting large holes', () => {
       for (let c = 0; c < 3; c++) if (filled.data[3 * i + c] !== input.data[3 * i + c]) changed++;
     }
     assert.equal(changed, 0);
+  });
+});
+
+describe('inpainting large holes: lines that cross them', () => {
+  const width = 240;
+  const height = 180;
+  // Plaster (a fine speckle) with a dark rail 3 px high across the whole width, slightly slanted (rising 8 px over
+  // the width), as a skirting's top or a dado rail crosses a wall.
+  const railAt = (x: number): number => 92 - (8 * x) / width;
+  const wall = rgb(width, height, (x, y) => {
+    // Antialiased: the share of the pixel the rail covers.
+    const cover = Math.max(0, Math.min(1, 2 - Math.abs(y + 0.5 - railAt(x + 0.5))));
+    const speckle = 24 * (hash(x, y) - 0.5);
+    const plaster = [192 + speckle, 186 + speckle, 176 + speckle];
+    return [60, 52, 46].map((v, c) => cover * v + (1 - cover) * plaster[c]!) as [number, number, number];
+  });
+  const hole = ellipse(width, height, 120, 90, 45, 36);
+
+  it('finds the rail on both sides of the hole and carries it through', () => {
+    const filled = inpaint({ image: painted(wall, hole), hole }).image;
+    const luma = (x: number, y: number): number => {
+      const i = 3 * (y * width + x);
+      return 0.299 * filled.data[i]! + 0.587 * filled.data[i + 1]! + 0.114 * filled.data[i + 2]!;
+    };
+    // Every column of the hole's middle: the rail's row is dark, and rows 6 px above and below it are plaster.
+    for (let x = 90; x < 150; x++) {
+      const y = Math.floor(railAt(x + 0.5));
+      assert.ok(luma(x, y) < 110, `column ${x}: the rail's row has luma ${luma(x, y).toFixed(0)}`);
+      assert.ok(luma(x, y - 6) > 150 && luma(x, y + 6) > 150, `column ${x}: the rail smeared (${luma(x, y - 6).toFixed(0)}, ${luma(x, y + 6).toFixed(0)})`);
+    }
+  });
+
+  it('carries nothing where no line crosses, and changes nothing outside the hole and its seam', () => {
+    const input = painted(wall, hole);
+    const filled = inpaint({ image: input, hole }).image;
+    const allowed = dilateSquare(hole, width, height, 2);
+    let changed = 0;
+    for (let i = 0; i < hole.length; i++) if (!allowed[i] && [0, 1, 2].some((c) => filled.data[3 * i + c] !== input.data[3 * i + c])) changed++;
+    assert.equal(changed, 0);
+    const plain = rgb(width, height, (x, y) => {
+      const speckle = 24 * (hash(x, y) - 0.5);
+      return [192 + speckle, 186 + speckle, 176 + speckle];
+    });
+    assert.equal(crossingLines(painted(plain, hole), hole, hole).length, 0);
+    // The rail's two edges.
+    assert.equal(crossingLines(input, hole, hole).length, 2);
   });
 });

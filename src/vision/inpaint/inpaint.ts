@@ -6,6 +6,7 @@ import { addBilinear, holeDepth, PatchMatchLevel, type PatchMatchOptions } from 
 import { dominantOffsets } from './dominant-offsets.js';
 import { dilateSquare } from '../mask-morphology.js';
 import { IMAGE_PLANE, type Surface } from './surfaces.js';
+import { continueLines, type LineStructure } from './line-structure.js';
 
 /** Which plane each pixel lies on, at any resolution (it is sampled nearest-neighbour). */
 export interface SurfaceMap {
@@ -91,6 +92,12 @@ export interface InpaintOptions {
    * guess then draws smooth sources at the next search.
    */
   bestVoteLevels?: number;
+  /**
+   * Carry the straight lines that cross the hole through it before the patch search (see continueLines): a segment
+   * ending at the rim and one on the same line starting at the far rim are joined by a band copied along the line.
+   * Default: on large holes only (see LARGE_HOLE_DEPTH_SHARE).
+   */
+  continueLines?: boolean;
   /** Seed of the random search: the same input and seed give the same pixels. Default 1. */
   seed?: number;
   /** A group with fewer source pixels than this (finest level) copies from anywhere instead. Default 400. */
@@ -135,12 +142,24 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   const surfaces = [...(input.surfaces?.surfaces ?? []), IMAGE_PLANE];
   const fallback = surfaces.length - 1;
 
-  const finest = finestLevel(input, options.workingSize ?? 1024, options.textureWeight ?? 0.5, fallback);
+  const workingSize = options.workingSize ?? 1024;
+  let finest = finestLevel(input, workingSize, options.textureWeight ?? 0.5, fallback);
   // The large-hole rules (own-patch votes, own-surface and rim-texture sources, the magnification limit deep inside)
   // keep texture in the middle of a hole a third of the photo wide, but on object-sized holes they cost PSNR and
   // let textured furniture in where a smooth floor was refused (ADR 0007, addendum of 2026-11-26): they apply only
   // to a hole whose deepest pixel lies farther from its rim than LARGE_HOLE_DEPTH_SHARE of the working image.
   const large = holeDepth(finest.hole, finest.width, finest.height).reduce((a, b) => Math.max(a, b), 0) > LARGE_HOLE_DEPTH_SHARE * Math.max(finest.width, finest.height);
+  // Lines crossing the hole are carried through first; the search then fills the hole less their bands.
+  let structure: LineStructure | undefined;
+  if (options.continueLines ?? large) {
+    const blocked = new Uint8Array(finest.hole.length);
+    for (let i = 0; i < blocked.length; i++) blocked[i] = finest.hole[i] || finest.excluded[i] ? 1 : 0;
+    structure = continueLines(image, input.hole, input.excluded, resizeToLongSide(image, workingSize), finest.hole, blocked);
+    if (structure.lines > 0) {
+      input = { ...input, image: structure.image, hole: structure.hole };
+      finest = finestLevel(input, workingSize, options.textureWeight ?? 0.5, fallback);
+    } else structure = undefined;
+  }
   const maxScale = options.maxScale ?? 3;
   const matchOptions: PatchMatchOptions = {
     patchRadius,
@@ -197,7 +216,7 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
   options.progress?.(1);
   return {
     image: output,
-    ...(options.reportSources ? { sources: fillSources(coarser!) } : {}),
+    ...(options.reportSources ? { sources: fillSources(coarser!, structure) } : {}),
     report: {
       levels: levels.length,
       working: { width: finest.width, height: finest.height },
@@ -362,10 +381,22 @@ function finalVote(input: InpaintInput, matcher: PatchMatchLevel, radius: number
   return { data: out, width, height, channels: 3 };
 }
 
-function fillSources(matcher: PatchMatchLevel): FillSources {
+function fillSources(matcher: PatchMatchLevel, structure: LineStructure | undefined): FillSources {
   const { level, field } = matcher;
   const x = new Float32Array(level.width * level.height).fill(Number.NaN);
   const y = new Float32Array(level.width * level.height).fill(Number.NaN);
+  if (structure) {
+    // A line's band: the photo pixel it copied, at the working pixel it lies in.
+    const { width, height } = structure.image;
+    for (let i = 0; i < structure.sourceX.length; i++) {
+      if (Number.isNaN(structure.sourceX[i]!)) continue;
+      const px = i % width;
+      const py = (i - px) / width;
+      const p = Math.min(level.height - 1, Math.floor((py * level.height) / height)) * level.width + Math.min(level.width - 1, Math.floor((px * level.width) / width));
+      x[p] = structure.sourceX[i]!;
+      y[p] = structure.sourceY[i]!;
+    }
+  }
   for (let t = 0; t < field.targets.length; t++) {
     const p = field.targets[t]!;
     if (!level.hole[p] || !(field.cost[t]! < Infinity)) continue;
