@@ -29,8 +29,10 @@
  * 5. Baseline: the scene furnishPiece rendered (our camera, pose and piece) with a default light instead of the
  *    estimated one — one sun from behind and above the camera (3 W/m², 2°) and a uniform white world (0.25) — no
  *    shadow catchers, no calibration, no photo, pasted over empty.png with its alpha (linear light, no grain).
+ * 6. Naive paste: the same piece and default light seen by NAIVE_CAMERA (level, 65°, 1.5 m: no estimate of the photo's
+ *    camera), the footprint's centre where that camera's ray through the image point meets its floor (naiveScene).
  *
- * Figures per room, for ours and the baseline against the truth:
+ * Figures per room, for ours, the baseline and the naive paste against the truth:
  * - IoU of the piece masks.
  * - Scale error: |1 − h/h*| and |1 − w/w*| of the masks' bounding boxes.
  * - Contact error: per column holding both masks, the lowest row of each; the median |difference| in pixels (the
@@ -60,6 +62,7 @@ import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { chooseLineSources } from '../src/services/operations/line-source-choice.js';
+import { DEFAULT_CAMERA_HEIGHT_M } from '../src/services/geometry/analyze-room.js';
 import { furnishPiece } from '../src/services/staging/furnish-piece.js';
 import type { FurnitureRenderer } from '../src/services/staging/furniture-renderer.js';
 import { labOfLinearRgb, LINEAR_OF_BYTE, type Lab } from '../src/vision/colour.js';
@@ -98,6 +101,38 @@ const DEFAULT_LIGHT: Pick<RenderScene, 'lights' | 'ambient'> = {
   lights: [{ kind: 'sun', toward: normalize([-0.35, -0.6, 0.72]), angle: 2, color: [1, 1, 1], strength: 3 }],
   ambient: { color: [1, 1, 1], strength: 0.25 },
 };
+
+/**
+ * The scene of the naive paste: our piece (mesh, materials and turn in our room frame, whose y axis is the normal of
+ * the wall ahead) seen by NAIVE_CAMERA, its footprint's centre where that camera's ray through the given image point
+ * meets the floor, under the default light, without shadow catchers. Undefined when the point lies on or above that
+ * camera's horizon (no floor there): the naive paste then shows nothing.
+ */
+function naiveScene(scene: RenderScene, pixel: [number, number]): RenderScene | undefined {
+  const { width, height } = scene;
+  const focal = Math.max(width, height) / 2 / Math.tan((NAIVE_CAMERA.fovDeg * Math.PI) / 360);
+  const [dx, dy] = [(pixel[0] - width / 2) / focal, (pixel[1] - height / 2) / focal];
+  if (dy < 1e-3) return undefined;
+  const distance = NAIVE_CAMERA.height / dy;
+  const { calibration: _calibration, photo: _photo, region: _region, ...rest } = scene;
+  return {
+    ...rest,
+    camera: { focal, cx: width / 2, cy: height / 2, rotation: [1, 0, 0, 0, 0, -1, 0, 1, 0], position: [0, 0, 0] },
+    pieces: scene.pieces.map((piece) => {
+      const m = piece.matrix;
+      return { ...piece, matrix: [m[0]!, m[1]!, m[2]!, dx * distance, m[4]!, m[5]!, m[6]!, distance, m[8]!, m[9]!, m[10]!, -NAIVE_CAMERA.height, 0, 0, 0, 1] };
+    }),
+    surfaces: [],
+    ...DEFAULT_LIGHT,
+  };
+}
+
+/**
+ * The naive paste's camera: what a compositor with no estimate of the photo's camera assumes — level (no pitch or
+ * roll), looking straight at the wall ahead, the analysis's own fallback field of view (65° across the longer side)
+ * and the camera-height prior.
+ */
+const NAIVE_CAMERA = { fovDeg: 65, height: DEFAULT_CAMERA_HEIGHT_M } as const;
 
 export interface Options {
   rooms: number;
@@ -144,6 +179,8 @@ interface RoomResult {
   error?: string;
   ours?: Figures;
   baseline?: Figures;
+  /** The naive paste: default light AND a default camera (NAIVE_CAMERA), the piece put where that camera sees the point. */
+  naive?: Figures;
   ringPixels?: number;
   truthPixels?: number;
   geometryConfidence?: number;
@@ -628,6 +665,8 @@ async function runRoom(
   let oursMask: Uint8Array;
   let base: RawImage;
   let baseMask: Uint8Array;
+  let naiveImage: RawImage | undefined;
+  let naiveMask: Uint8Array | undefined;
   let geometryConfidence: number | undefined;
   const metaPath = path.join(dir, 'ka-ours.json');
   if (options.metricsOnly) {
@@ -639,6 +678,10 @@ async function runRoom(
     oursMask = (await readMask(path.join(dir, 'ours-mask.png'))).mask;
     base = await readRgb(path.join(dir, 'baseline.png'));
     baseMask = (await readMask(path.join(dir, 'baseline-mask.png'))).mask;
+    if (fs.existsSync(path.join(dir, 'naive.png'))) {
+      naiveImage = await readRgb(path.join(dir, 'naive.png'));
+      naiveMask = (await readMask(path.join(dir, 'naive-mask.png'))).mask;
+    }
   } else {
     const capturing = new CapturingRenderer(deps.renderer);
     const t1 = performance.now();
@@ -671,7 +714,15 @@ async function runRoom(
     const ones = new Float32Array(basePasses.width * basePasses.height * 3).fill(1);
     base = compositeRenderedLayer(empty, { x0: region.x0, y0: region.y0, width: basePasses.width, height: basePasses.height, pieces: basePasses.pieces, shadow: ones }, { grain: 0, seed: pose.seed }).image;
     baseMask = alphaMask(basePasses, region, width, height);
+    const naive = naiveScene(scene, pose.pixel);
+    const naivePasses = naive ? await deps.renderer.render(naive, {}) : undefined;
+    naiveImage = naivePasses
+      ? compositeRenderedLayer(empty, { x0: 0, y0: 0, width, height, pieces: naivePasses.pieces, shadow: new Float32Array(width * height * 3).fill(1) }, { grain: 0, seed: pose.seed }).image
+      : empty;
+    naiveMask = naivePasses ? alphaMask(naivePasses, { x0: 0, y0: 0 }, width, height) : new Uint8Array(width * height);
     seconds.baseline = (performance.now() - t2) / 1000;
+    await writeRgb(naiveImage, path.join(dir, 'naive.png'));
+    await writeMask(naiveMask, width, height, path.join(dir, 'naive-mask.png'));
     await writeRgb(ours, path.join(dir, 'ours.png'));
     await writeMask(oursMask, width, height, path.join(dir, 'ours-mask.png'));
     await writeRgb(base, path.join(dir, 'baseline.png'));
@@ -691,6 +742,7 @@ async function runRoom(
     placed: true,
     ours: figures(t, ours, oursMask, ring),
     baseline: figures(t, base, baseMask, ring),
+    ...(naiveImage && naiveMask ? { naive: figures(t, naiveImage, naiveMask, ring) } : {}),
     ringPixels,
     truthPixels,
     ...(geometryConfidence !== undefined ? { geometryConfidence } : {}),
@@ -710,24 +762,37 @@ const FIGURES: { key: keyof Figures; label: string; unit: string; digits: number
   { key: 'shadowLuma', label: 'Shadow ring luma error (mean)', unit: ' levels', digits: 2, higherIsBetter: false },
 ];
 
-function summarize(results: RoomResult[]): { rows: string[]; verdicts: { label: string; beats: boolean; ties: boolean }[] } {
+function summarize(results: RoomResult[]): { rows: string[]; verdicts: { label: string; against: string; beats: boolean; ties: boolean }[] } {
   const placed = results.filter((r) => r.placed && r.ours && r.baseline);
+  const withNaive = placed.some((r) => r.naive);
   const rows: string[] = [];
-  const verdicts: { label: string; beats: boolean; ties: boolean }[] = [];
+  const verdicts: { label: string; against: string; beats: boolean; ties: boolean }[] = [];
   for (const f of FIGURES) {
-    // The same rooms on both sides: those where the figure exists for both (colour needs the piece to show).
-    const perRoom = placed.filter((r) => Number.isFinite(r.ours![f.key]) && Number.isFinite(r.baseline![f.key]));
-    const ours = perRoom.map((r) => r.ours![f.key]);
-    const base = perRoom.map((r) => r.baseline![f.key]);
-    const [om, bm] = [median(ours), median(base)];
     const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(f.digits) : '–');
-    const better = f.higherIsBetter ? om > bm : om < bm;
-    const tie = Math.abs(om - bm) < 0.5 * 10 ** -f.digits;
-    const wins = perRoom.filter((r) => (f.higherIsBetter ? r.ours![f.key] > r.baseline![f.key] : r.ours![f.key] < r.baseline![f.key])).length;
-    const losses = perRoom.filter((r) => (f.higherIsBetter ? r.ours![f.key] < r.baseline![f.key] : r.ours![f.key] > r.baseline![f.key])).length;
-    verdicts.push({ label: f.label, beats: better && !tie, ties: tie });
+    // Each comparison over the rooms where the figure exists on both sides (colour needs the piece to show).
+    const compare = (name: string, pick: (r: RoomResult) => Figures | undefined) => {
+      const perRoom = placed.filter((r) => pick(r) && Number.isFinite(r.ours![f.key]) && Number.isFinite(pick(r)![f.key]));
+      const ours = perRoom.map((r) => r.ours![f.key]);
+      const other = perRoom.map((r) => pick(r)![f.key]);
+      const [om, m] = [median(ours), median(other)];
+      const better = f.higherIsBetter ? om > m : om < m;
+      const tie = Math.abs(om - m) < 0.5 * 10 ** -f.digits;
+      const wins = perRoom.filter((r) => (f.higherIsBetter ? r.ours![f.key] > pick(r)![f.key] : r.ours![f.key] < pick(r)![f.key])).length;
+      const losses = perRoom.filter((r) => (f.higherIsBetter ? r.ours![f.key] < pick(r)![f.key] : r.ours![f.key] > pick(r)![f.key])).length;
+      verdicts.push({ label: f.label, against: name, beats: better && !tie, ties: tie });
+      return {
+        ours: `${fmt(om)}${f.unit} (${fmt(mean(ours))})`,
+        other: `${fmt(m)}${f.unit} (${fmt(mean(other))})`,
+        rooms: perRoom.length,
+        verdict: `${wins} / ${losses} / ${perRoom.length - wins - losses}, ${tie ? 'tie' : better ? 'ours' : name}`,
+      };
+    };
+    const light = compare('baseline', (r) => r.baseline);
+    const naive = withNaive ? compare('naive paste', (r) => r.naive) : undefined;
     rows.push(
-      `| ${f.label} | ${fmt(om)}${f.unit} (${fmt(mean(ours))}) | ${fmt(bm)}${f.unit} (${fmt(mean(base))}) | ${perRoom.length} | ${wins} / ${losses} / ${perRoom.length - wins - losses} | ${tie ? 'tie' : better ? 'ours' : 'baseline'} |`,
+      naive
+        ? `| ${f.label} | ${light.ours} | ${light.other} | ${naive.other} | ${light.rooms} / ${naive.rooms} | ${light.verdict} | ${naive.verdict} |`
+        : `| ${f.label} | ${light.ours} | ${light.other} | ${light.rooms} | ${light.verdict} |`,
     );
   }
   return { rows, verdicts };
@@ -824,7 +889,14 @@ async function main(): Promise<void> {
 
   const placed = results.filter((r) => r.placed);
   const { rows, verdicts } = summarize(results);
-  const table = ['| Figure (median over rooms; mean in brackets) | Ours | Baseline | Rooms | Rooms ours better / worse / equal | Better |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  const withNaive = placed.some((r) => r.naive);
+  const table = (
+    withNaive
+      ? ['| Figure (median over rooms; mean in brackets) | Ours | Baseline: default light | Naive paste: default light and camera | Rooms (baseline / naive) | Rooms ours better / worse / equal, vs the baseline | … vs the naive paste |', '|---|---|---|---|---|---|---|']
+      : ['| Figure (median over rooms; mean in brackets) | Ours | Baseline | Rooms | Rooms ours better / worse / equal, better |', '|---|---|---|---|---|']
+  )
+    .concat(rows)
+    .join('\n');
   console.log(`\n${placed.length} of ${results.length} rooms placed; ${minutes.toFixed(1)} min\n${table}`);
   const notPlaced = results.filter((r) => !r.placed).map((r) => `${r.id} (${r.error})`);
   // The medians over the placed rooms alone would flatter a change that places fewer pieces.
@@ -832,8 +904,9 @@ async function main(): Promise<void> {
     iou: median(results.map((r) => (r.placed && r.ours ? r.ours.iou : 0))),
     heightError: median(results.map((r) => (r.placed && r.ours ? r.ours.heightError : 1))),
   };
-  const beatsAll = verdicts.every((v) => v.beats);
-  const lost = verdicts.filter((v) => !v.beats).map((v) => `${v.label} (${v.ties ? 'tie' : 'baseline better'})`);
+  const naiveVerdicts = verdicts.filter((v) => v.against === 'naive paste');
+  const lightVerdicts = verdicts.filter((v) => v.against === 'baseline');
+  const describe = (list: typeof verdicts) => list.filter((v) => !v.beats).map((v) => `${v.label} (${v.ties ? 'tie' : `${v.against} better`})`);
   // Where the geometry differs, our shadow-catching walls (the estimated room) hide part of the piece.
   const cut = placed.filter((r) => r.ours && r.baseline && r.ours.iou < r.baseline.iou - 0.005);
   const hidden = cut.filter((r) => r.ours!.iou === 0 && r.ours!.heightError === 1);
@@ -855,12 +928,17 @@ the camera, floor and light are its own estimates (line sources ${lineSource}, $
 scene (our camera, pose and piece) under a default light — one sun from behind and above the camera, 3 W/m², and a
 white world at 0.25 — with no shadow catcher and no calibration, pasted over the empty render with its alpha. The
 baseline shares our geometry, so IoU, scale and contact can only differ where our shadow-catching room surfaces
-hide part of the piece; it isolates what the light estimate and differential compositing add.
+hide part of the piece; it isolates what the light estimate and differential compositing add. The **naive paste**
+is the issue's naive baseline whole: the same piece under the same default light, pasted in without any estimate of
+the photo — a level camera (no pitch or roll) facing the wall ahead, ${NAIVE_CAMERA.fovDeg}° across the longer side, ${NAIVE_CAMERA.height} m high, the
+piece's footprint centre where that camera's ray through the same image point meets its floor (a point on or above
+its horizon gives no floor: nothing is pasted, a miss).
 
 ${table}
 
 Placed in ${placed.length} of ${results.length} rooms${notPlaced.length > 0 ? ` (not placed: ${notPlaced.join('; ')})` : ''}; figures over the placed rooms.${notPlaced.length > 0 ? ` Counting every room not placed as a miss (IoU 0, scale error 1), over all ${placed.length + notPlaced.length}: silhouette IoU ${withMisses.iou.toFixed(3)}, scale error (height) ${withMisses.heightError.toFixed(3)} (medians).` : ''}${harnessFailures.length > 0 ? ` Left out because the harness failed: ${harnessFailures.join('; ')}.` : ''}
-${beatsAll ? 'Ours beats the baseline on every figure.' : `Ours does not beat the baseline on: ${lost.join('; ')}.`}
+${withNaive ? (naiveVerdicts.every((v) => v.beats) ? 'Ours beats the naive paste on every figure.' : `Ours does not beat the naive paste on: ${describe(naiveVerdicts).join('; ')}.`) : ''}
+${lightVerdicts.every((v) => v.beats) ? 'Ours beats the default-light baseline on every figure.' : `Against the default-light baseline, which shares our camera and pose: ${describe(lightVerdicts).join('; ')}.`}
 ${cut.length > 0 ? `In ${cut.length} rooms (${cut.map((r) => r.id).join(', ')}) the room surfaces furnishPiece renders as shadow catchers — its estimate of the walls — hide part of our piece${hidden.length > 0 ? ` (all of it in ${hidden.map((r) => r.id).join(', ')}: nothing is drawn, yet the call succeeds)` : ''}; that is all that separates the geometry figures of ours and the baseline.` : ''}
 A piece that does not show at all counts as IoU 0, scale error 1 and a contact error of the image height, and has no
 colour figure. Scale error compares the masks' bounding boxes; contact is the median over columns of the difference of the masks'
