@@ -38,7 +38,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import sharp, { type OverlayOptions } from 'sharp';
 import { loadConfig } from '../src/config/config.js';
 import { AppError } from '../src/errors.js';
@@ -75,6 +74,7 @@ import {
   writeMask,
   writeRgb,
   type Options,
+  parseOptions,
 } from './staging-known-answer.js';
 import { mean, median } from './statistics.js';
 
@@ -143,51 +143,8 @@ interface RoomResult {
 }
 
 /** What the run of ours leaves in the room folder, so that --metrics-only can report without stageRoom. */
-interface OursMeta {
-  staged: boolean;
-  refused?: string;
-  error?: string;
-  pieces?: MappedPiece[];
-  front?: FrontWall;
-  cameraHeight?: CameraHeight;
-  geometryConfidence?: number;
+interface OursMeta extends Pick<RoomResult, 'staged' | 'refused' | 'error' | 'pieces' | 'front' | 'cameraHeight' | 'geometryConfidence'> {
   seconds?: number;
-}
-
-function parseOptions(): Options {
-  const { values } = parseArgs({
-    options: {
-      rooms: { type: 'string', default: '30' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '/tmp/staging-ka-rooms' },
-      width: { type: 'string', default: '480' },
-      height: { type: 'string', default: '360' },
-      samples: { type: 'string', default: '32' },
-      'ours-samples': { type: 'string', default: '32' },
-      threads: { type: 'string', default: '0' },
-      'sheet-rooms': { type: 'string', default: '8' },
-      'no-write': { type: 'boolean', default: false },
-      'metrics-only': { type: 'boolean', default: false },
-    },
-  });
-  const int = (name: string, v: string | undefined, min: number): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} needs an integer ≥ ${min}, got ${v}`);
-    return n;
-  };
-  return {
-    rooms: int('rooms', values.rooms, 1),
-    seed: int('seed', values.seed, 0),
-    out: path.resolve(values.out!),
-    width: int('width', values.width, 64),
-    height: int('height', values.height, 48),
-    samples: int('samples', values.samples, 1),
-    oursSamples: int('ours-samples', values['ours-samples'], 1),
-    threads: int('threads', values.threads, 0),
-    sheetRooms: int('sheet-rooms', values['sheet-rooms'], 0),
-    write: !values['no-write'],
-    metricsOnly: values['metrics-only']!,
-  };
 }
 
 /** The room type, style and seed of the i-th room: every pair of type and style once in nine rooms. */
@@ -657,7 +614,7 @@ ${Number.isFinite(oursSeconds) ? oursSeconds.toFixed(0) : '–'} s per room and 
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions();
+  const options = parseOptions('/tmp/staging-ka-rooms');
   const config = loadConfig(process.env);
   const blender = config.staging.blender;
   const renderer = new BlenderRenderer({ executable: blender });

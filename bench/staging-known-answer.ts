@@ -187,12 +187,13 @@ interface RoomResult {
   seconds: { empty: number; truth: number; ours: number; baseline: number; total: number };
 }
 
-function parseOptions(): Options {
+/** The command line of this bench and of its whole-room sibling; they differ only in their default folder. */
+export function parseOptions(defaultOut = '/tmp/staging-ka'): Options {
   const { values } = parseArgs({
     options: {
       rooms: { type: 'string', default: '30' },
       seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '/tmp/staging-ka' },
+      out: { type: 'string', default: defaultOut },
       width: { type: 'string', default: '480' },
       height: { type: 'string', default: '360' },
       samples: { type: 'string', default: '32' },
