@@ -28,9 +28,13 @@ export function floodFill(passable: Uint8Array, mask: Uint8Array, seeds: number[
 /** Dilation then erosion with a square window: fills gaps up to 2·radius pixels wide, leaves broad shapes alone. */
 export function closeMask(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   if (radius <= 0) return mask.slice();
+  return erodeSquare(dilateSquare(mask, width, height, radius), width, height, radius);
+}
+
+/** Pixels whose whole (2r + 1)² window is set; pixels beyond the border count as set. */
+export function erodeSquare(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
   // Erosion is the dilation of the complement, complemented.
-  const outside = complement(dilateSquare(mask, width, height, radius));
-  return complement(dilateSquare(outside, width, height, radius));
+  return complement(dilateSquare(complement(mask), width, height, r));
 }
 
 /** Square (Chebyshev) dilation by r pixels, separable; pixels beyond the border count as unset. */

@@ -1,5 +1,6 @@
 import type { ColourPlanes } from '../colour-planes.js';
 import { connectedComponents } from '../connected-components.js';
+import { erodeSquare } from '../mask-morphology.js';
 
 export interface SkylineOptions {
   /**
@@ -204,37 +205,6 @@ function dropSeamedAdditions(planes: ColourPlanes, walked: Uint8Array, allowed: 
     removed += piece.pixels.length;
   }
   return removed;
-}
-
-/** Pixels whose whole (2r + 1)² window is set; pixels beyond the border count as set. */
-function erodeSquare(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
-  const rows = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    let lastUnset = -Infinity;
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) lastUnset = x;
-      rows[y * width + x] = x - lastUnset > r ? 1 : 0;
-    }
-    lastUnset = Infinity;
-    for (let x = width - 1; x >= 0; x--) {
-      if (!mask[y * width + x]) lastUnset = x;
-      if (lastUnset - x <= r) rows[y * width + x] = 0;
-    }
-  }
-  const out = new Uint8Array(mask.length);
-  for (let x = 0; x < width; x++) {
-    let lastUnset = -Infinity;
-    for (let y = 0; y < height; y++) {
-      if (!rows[y * width + x]) lastUnset = y;
-      out[y * width + x] = y - lastUnset > r ? 1 : 0;
-    }
-    lastUnset = Infinity;
-    for (let y = height - 1; y >= 0; y--) {
-      if (!rows[y * width + x]) lastUnset = y;
-      if (lastUnset - y <= r) out[y * width + x] = 0;
-    }
-  }
-  return out;
 }
 
 function sameColour(planes: ColourPlanes, i: number, j: number, tolerance: number): boolean {
