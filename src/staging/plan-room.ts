@@ -16,6 +16,7 @@ export const MAIN_WALKWAY_M = 0.9;
 const PIECE_GAP_M = 0.05;
 const GRID_STEP_M = 0.1;
 const CANDIDATES_PER_GROUP = 24;
+const CANDIDATE_SPACING_M = 0.4;
 /**
  * Looser than one piece's rules: a room's pieces stand from PLAN_NEAREST_M, may be cut by the frame's sides (only
  * each footprint's centre need be seen), and its rugs may lie in door strips (the walkway check keeps doors
@@ -114,7 +115,7 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
       const list = candidates[g]!;
       if (list.length === 0) continue;
       const previous = choice[g]!;
-      choice[g] = groups[g]!.optional && random.chance(0.1) ? -1 : random.int(0, Math.min(list.length, 8) - 1);
+      choice[g] = groups[g]!.optional && random.chance(0.1) ? -1 : random.int(0, list.length - 1);
       if (choice[g] === previous) continue;
       const next = energyOf(room, groups, candidates, choice);
       const hardBefore = Math.round(energy / HARD);
@@ -231,17 +232,38 @@ function groupCandidatesWith(
       }
     }
     if (failed) continue;
-    const score = pieces.reduce((s, p) => s + pieceScore(room, p.piece.footprint, p.placement), 0) / pieces.length + 0.2 * (pieces.length - 1) + 0.02 * random.next();
+    const score = pieces.reduce((s, p) => s + pieceScore(room, p.piece.footprint, p.placement), 0) / pieces.length + 0.2 * (pieces.length - 1) + (pose0.bonus ?? 0) + 0.02 * random.next();
     out.push({ pieces, dropped, score });
   }
   out.sort((a, b) => b.score - a.score);
-  // Keep the best and, for variety between seeds, shuffle the order of near-equals among the first few.
-  const kept = out.slice(0, CANDIDATES_PER_GROUP);
+  const kept = spreadOut(out);
+  // For variety between seeds, shuffle the order of near-equals among the first few.
   for (let i = 0; i + 1 < Math.min(kept.length, 4); i++) {
     const j = random.int(i, Math.min(kept.length, 4) - 1);
     if (kept[0]!.score - kept[j]!.score < 0.15) [kept[i], kept[j]] = [kept[j]!, kept[i]!];
   }
   return kept;
+}
+
+/**
+ * The best CANDIDATES_PER_GROUP poses, spread over the room: the best pose first, then each next-best one at least
+ * CANDIDATE_SPACING_M from every kept pose (or turned to another wall). The best poses of a group crowd into one
+ * spot (the middle of the photo); when a larger group takes that spot, a list of near-copies leaves the group no
+ * place at all, where a spread list still has one elsewhere. Poses turned down by the spacing fill the list last.
+ */
+function spreadOut(sorted: GroupCandidate[]): GroupCandidate[] {
+  const kept: GroupCandidate[] = [];
+  const skipped: GroupCandidate[] = [];
+  for (const candidate of sorted) {
+    if (kept.length === CANDIDATES_PER_GROUP) break;
+    const anchor = candidate.pieces[0]!.placement;
+    const near = kept.some((k) => {
+      const other = k.pieces[0]!.placement;
+      return other.against === anchor.against && Math.abs(other.yaw - anchor.yaw) < 1e-6 && Math.hypot(other.x - anchor.x, other.y - anchor.y) < CANDIDATE_SPACING_M;
+    });
+    (near ? skipped : kept).push(candidate);
+  }
+  return kept.concat(skipped.slice(0, CANDIDATES_PER_GROUP - kept.length));
 }
 
 /** A rug under a group: a little wider than the anchor, reaching under the front member. */
@@ -256,7 +278,13 @@ interface AnchorPose {
   y: number;
   yaw: number;
   against?: WallLabel;
+  /** Added to the pose's score (a corner piece near a corner). */
+  bonus?: number;
 }
+
+/** A corner piece's score bonus at a corner of the room, fading to none CORNER_REACH_M along the wall. */
+const CORNER_BONUS = 0.3;
+const CORNER_REACH_M = 0.6;
 
 /** Free poses tried per group at most: a large room gets a coarser grid, so a plan's time does not grow with its area. */
 const MAX_FREE_POSES = 2500;
@@ -286,8 +314,15 @@ function anchorPoses(room: RoomModel, footprint: Footprint, place: ProgrammeGrou
       const yaw = wall === 'wall-left' ? Math.PI / 2 : -Math.PI / 2;
       for (let y = PLAN_NEAREST_M + w / 2; y <= front - WALL_GAP_M - w / 2 + 1e-9; y += GRID_STEP_M) poses.push({ x: xc, y, yaw, against: wall });
     }
-    // A corner piece stands at one end of its wall.
-    out.push(...(place === 'corner' ? [poses[0], poses[poses.length - 1]].filter((p): p is AnchorPose => p !== undefined) : poses));
+    if (place === 'corner') {
+      // A corner piece may stand anywhere along its wall (beside a sofa, between two windows), the nearer a corner of
+      // the room the better: limited to the walls' two ends, a lamp and a plant competed for the same few spots.
+      for (const p of poses) {
+        const along = wall === 'wall-front' ? Math.min(p.x - left, right - p.x) - w / 2 : front - p.y - w / 2;
+        p.bonus = CORNER_BONUS * Math.max(0, 1 - (along - WALL_GAP_M) / CORNER_REACH_M);
+      }
+    }
+    out.push(...poses);
   }
   return out;
 }
