@@ -105,6 +105,54 @@ describe('planRoom', () => {
   });
 });
 
+describe('planRoom in an L-shaped room', () => {
+  // The box minus a block in its far-left corner: 1.4 m of the front wall and 1.8 m of the left wall are the block's.
+  const block = { x0: -2, x1: -0.6, y0: 3.2, y1: 5 };
+  const room = { ...syntheticRoom(1200, 800, 80, -10), blocks: [block] };
+  const outline: [number, number][] = [[block.x0, block.y0], [block.x1, block.y0], [block.x1, block.y1], [block.x0, block.y1]];
+  /** Whether the sight line from the camera (the origin) to a floor point crosses the block: the block is full height. */
+  const hidden = ([x, y]: [number, number]) => {
+    for (let t = 0.01; t < 0.999; t += 0.01) {
+      const px = x * t;
+      const py = y * t;
+      if (px > block.x0 + 1e-6 && px < block.x1 - 1e-6 && py > block.y0 + 1e-6 && py < block.y1 - 1e-6) return true;
+    }
+    return false;
+  };
+
+  it('stands nothing in the block nor behind it, and uses the block\'s faces as walls', () => {
+    let againstBlock = 0;
+    for (const roomId of ['living_room', 'bedroom', 'dining_room', 'home_office']) {
+      for (const seed of [1, 2, 3]) {
+        const plan = planRoom(room, request(roomId, seed));
+        assert.deepEqual(plan.violations, [], `${roomId} seed ${seed}`);
+        for (const piece of plan.pieces) {
+          const corners = footprintOf(piece);
+          assert.ok(!convexOverlap(corners, outline, 0.04), `${roomId} seed ${seed}: ${piece.furnitureId} stands in the block`);
+          for (const corner of corners) assert.ok(!hidden(corner), `${roomId} seed ${seed}: ${piece.furnitureId} stands behind the block`);
+          const { x, y } = piece.placement;
+          const { depth } = piece.piece.footprint;
+          if (piece.placement.against === 'wall-front' && Math.abs(y + depth / 2 + 0.06 - block.y0) < 1e-6) againstBlock++;
+          if (piece.placement.against === 'wall-left' && Math.abs(x - depth / 2 - 0.06 - block.x1) < 1e-6) againstBlock++;
+        }
+        const solid = plan.pieces.filter((p) => !flat(p));
+        assert.ok(checkWalkway(room, solid.map((p) => ({ corners: footprintOf(p) })), 0.6, PLAN_NEAREST_M).connected);
+      }
+    }
+    assert.ok(againstBlock > 0, 'no piece stood against a face of the block');
+  });
+
+  it('counts a block as taken floor on the walkway', () => {
+    // A block across the left of the room before the door (the left wall's door is at 3.0–3.9 m): the way to the door
+    // runs through the 1.5 m on the block's right; a piece there leaves 0.3 m, which alone it would not close.
+    const piece = { corners: [[0.8, 2.4], [2, 2.4], [2, 2.9], [0.8, 2.9]] as [number, number][] };
+    const withBlock = { ...syntheticRoom(1200, 800, 80, -10), blocks: [{ x0: -2, x1: 0.5, y0: 2.4, y1: 2.9 }] };
+    assert.equal(checkWalkway(withBlock, [], 0.6, PLAN_NEAREST_M).connected, true);
+    assert.equal(checkWalkway(withBlock, [piece], 0.6, PLAN_NEAREST_M).connected, false);
+    assert.equal(checkWalkway(syntheticRoom(1200, 800, 80, -10), [piece], 0.6, PLAN_NEAREST_M).connected, true);
+  });
+});
+
 describe('room programmes, names', () => {
   it('name each group of a room once (plans report pieces by group)', () => {
     for (const programme of ROOM_PROGRAMMES) {

@@ -1,7 +1,7 @@
 import type { Footprint } from '../furniture/generator.js';
 import type { Vec3 } from '../vision/geometry/vec3.js';
 import type { Placement } from './place-piece.js';
-import { projectWorld, type RoomModel, type WallLabel } from './room-model.js';
+import { blockOutline, projectWorld, type RoomBlock, type RoomModel, type WallLabel } from './room-model.js';
 
 /**
  * The hard rules one piece's placement must keep, the same for the single-piece placer and the room planner: inside
@@ -49,7 +49,7 @@ export interface RuleSettings {
 export function brokenRule(room: RoomModel, request: RuleRequest, placement: Placement, settings: RuleSettings): BrokenRule | undefined {
   if (throughWall(room, placement)) return 'room';
   if (tooNearCamera(placement, settings.nearestM)) return 'near';
-  if (!seenInPhoto(room, request.footprint, placement, settings.seen)) return 'view';
+  if (!seenInPhoto(room, request.footprint, placement, settings.seen) || behindBlock(room, placement)) return 'view';
   if (!(settings.flatPiecesInDoorStrips && isFlat(request.footprint)) && inAnyDoorStrip(room, placement)) return 'door';
   if (request.mask && !insideMask(room, request.mask, placement)) return 'mask';
   if (request.preserveWindows || request.obstacles?.length) {
@@ -71,9 +71,45 @@ function footprintCorners(placement: Placement): Vec3[] {
 
 export function throughWall(room: RoomModel, placement: Placement): boolean {
   const { left, right, front } = room.box;
-  return footprintCorners(placement).some(
-    ([x, y]) => x < left + WALL_GAP_M - WALL_SLACK_M || x > right - WALL_GAP_M + WALL_SLACK_M || y > front - WALL_GAP_M + WALL_SLACK_M,
-  );
+  const corners = footprintCorners(placement);
+  if (corners.some(([x, y]) => x < left + WALL_GAP_M - WALL_SLACK_M || x > right - WALL_GAP_M + WALL_SLACK_M || y > front - WALL_GAP_M + WALL_SLACK_M)) return true;
+  const base = corners.map(([x, y]) => [x, y] as [number, number]);
+  return room.blocks.some((block) => convexOverlap(base, blockOutline(block), WALL_GAP_M - WALL_SLACK_M));
+}
+
+/**
+ * Whether a block of the building hides part of the piece from the camera: their images overlap and no line
+ * between them on the floor has the camera on the piece's side. The render would draw such a piece over the block.
+ */
+function behindBlock(room: RoomModel, placement: Placement): boolean {
+  if (room.blocks.length === 0) return false;
+  const base = footprintCorners(placement).map(([x, y]) => [x, y] as [number, number]);
+  const hull = imageHull(room, placement);
+  return room.blocks.some((block) => convexOverlap(hull, blockImage(room, block)) && !cameraOnPieceSide(base, blockOutline(block)));
+}
+
+function blockImage(room: RoomModel, block: RoomBlock): [number, number][] {
+  const corners = blockOutline(block).flatMap(([x, y]) => [[x, y, room.box.floor], [x, y, room.box.ceiling]] as [number, number, number][]);
+  return convexHull(corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
+}
+
+/** Whether a line separating two convex outlines on the floor has the camera (the origin) on the first one's side. */
+function cameraOnPieceSide(piece: [number, number][], block: [number, number][]): boolean {
+  for (const polygon of [piece, block]) {
+    for (let i = 0; i < polygon.length; i++) {
+      const p = polygon[i]!;
+      const q = polygon[(i + 1) % polygon.length]!;
+      const axis: [number, number] = [q[1] - p[1], p[0] - q[0]];
+      if (Math.hypot(axis[0], axis[1]) < 1e-12) continue;
+      const along = (v: [number, number]) => v[0] * axis[0] + v[1] * axis[1];
+      const a = piece.map(along);
+      const b = block.map(along);
+      // The camera projects to 0 on every axis.
+      if (Math.max(...a) <= Math.min(...b) && Math.min(...b) > 0) return true;
+      if (Math.max(...b) <= Math.min(...a) && Math.max(...b) < 0) return true;
+    }
+  }
+  return false;
 }
 
 function tooNearCamera(placement: Placement, nearestM: number): boolean {

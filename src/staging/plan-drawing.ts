@@ -1,13 +1,13 @@
 import type { RoomPlan } from './plan-room.js';
-import type { RoomModel } from './room-model.js';
+import { blockOutline, type RoomModel } from './room-model.js';
 
 const PIXELS_PER_M = 60;
 const MARGIN_PX = 24;
 
 /**
- * The plan seen from above as SVG: the room's walls (the camera's side open), windows in blue and doors in orange
- * with their 0.9 m clearance, each piece's footprint with its front edge drawn thicker and its id, and the camera
- * with its view. The job serves it as a small PNG beside the photo.
+ * The plan seen from above as SVG: the room's walls (the camera's side open) and blocks (grey), windows in blue
+ * and doors in orange with their 0.9 m clearance, each piece's footprint with its front edge drawn thicker and its
+ * id, and the camera with its view. The job serves it as a small PNG beside the photo.
  */
 export function planSvg(room: RoomModel, plan: RoomPlan): string {
   const { left, right, front } = room.box;
@@ -19,6 +19,10 @@ export function planSvg(room: RoomModel, plan: RoomPlan): string {
   const parts: string[] = [];
   parts.push(`<rect width="${width}" height="${height}" fill="#fbfaf7"/>`);
   parts.push(`<polyline points="${px(left)},${py(nearest)} ${px(left)},${py(front)} ${px(right)},${py(front)} ${px(right)},${py(nearest)}" fill="none" stroke="#333" stroke-width="4"/>`);
+  for (const block of room.blocks) {
+    const points = blockOutline(block).map(([x, y]) => `${px(x)},${py(y)}`).join(' ');
+    parts.push(`<polygon points="${points}" fill="#777" stroke="#333" stroke-width="2"/>`);
+  }
   for (const opening of room.openings) {
     const colour = opening.kind === 'window' ? '#3c8cff' : '#ff9600';
     const [a, b] = opening.wall === 'wall-front'

@@ -4,7 +4,7 @@ import { samplePiece, type SampledPiece } from '../furniture/library.js';
 import { Random } from '../random.js';
 import { pose, type Placement } from './place-piece.js';
 import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, WALL_GAP_M, type Refusals, type RuleSettings } from './placement-rules.js';
-import { projectWorld, type RoomModel, type WallLabel } from './room-model.js';
+import { blockFaces, projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 import { checkWalkway } from './walkway.js';
 
 /** The nearest a piece's footprint comes to the camera (the camera's own side of the room is where people stand). */
@@ -305,26 +305,40 @@ function anchorPoses(room: RoomModel, footprint: Footprint, place: ProgrammeGrou
     }
     return out;
   }
-  for (const wall of room.visibleWalls) {
+  for (const run of wallRuns(room)) {
     const poses: AnchorPose[] = [];
-    if (wall === 'wall-front') {
-      for (let x = left + WALL_GAP_M + w / 2; x <= right - WALL_GAP_M - w / 2 + 1e-9; x += GRID_STEP_M) poses.push({ x, y: front - WALL_GAP_M - d / 2, yaw: 0, against: wall });
+    if (run.wall === 'wall-front') {
+      const y = run.at - WALL_GAP_M - d / 2;
+      for (let x = run.u0 + WALL_GAP_M + w / 2; x <= run.u1 - WALL_GAP_M - w / 2 + 1e-9; x += GRID_STEP_M) poses.push({ x, y, yaw: 0, against: run.wall });
     } else {
-      const xc = wall === 'wall-left' ? left + WALL_GAP_M + d / 2 : right - WALL_GAP_M - d / 2;
-      const yaw = wall === 'wall-left' ? Math.PI / 2 : -Math.PI / 2;
-      for (let y = PLAN_NEAREST_M + w / 2; y <= front - WALL_GAP_M - w / 2 + 1e-9; y += GRID_STEP_M) poses.push({ x: xc, y, yaw, against: wall });
+      const xc = run.wall === 'wall-left' ? run.at + WALL_GAP_M + d / 2 : run.at - WALL_GAP_M - d / 2;
+      const yaw = run.wall === 'wall-left' ? Math.PI / 2 : -Math.PI / 2;
+      for (let y = Math.max(PLAN_NEAREST_M, run.u0 + WALL_GAP_M) + w / 2; y <= run.u1 - WALL_GAP_M - w / 2 + 1e-9; y += GRID_STEP_M) poses.push({ x: xc, y, yaw, against: run.wall });
     }
     if (place === 'corner') {
       // A corner piece may stand anywhere along its wall (beside a sofa, between two windows), the nearer a corner of
       // the room the better: limited to the walls' two ends, a lamp and a plant competed for the same few spots.
       for (const p of poses) {
-        const along = wall === 'wall-front' ? Math.min(p.x - left, right - p.x) - w / 2 : front - p.y - w / 2;
+        const along = run.wall === 'wall-front' ? Math.min(p.x - run.u0, run.u1 - p.x) - w / 2 : run.u1 - p.y - w / 2;
         p.bonus = CORNER_BONUS * Math.max(0, 1 - (along - WALL_GAP_M) / CORNER_REACH_M);
       }
     }
     out.push(...poses);
   }
   return out;
+}
+
+/**
+ * The stretches of wall a piece may stand against: each visible wall of the box whole (where a block covers part of
+ * one, the rules turn those poses down) and each face of a block toward the room; `at` is the wall's plane (y of a
+ * front wall, x of a side wall), `u0`–`u1` its extent along it.
+ */
+function wallRuns(room: RoomModel): { wall: WallLabel; at: number; u0: number; u1: number }[] {
+  const { left, right, front } = room.box;
+  const runs = [...room.visibleWalls].map((wall) =>
+    wall === 'wall-front' ? { wall, at: front, u0: left, u1: right } : { wall, at: wall === 'wall-left' ? left : right, u0: -Infinity, u1: front },
+  );
+  return runs.concat(room.blocks.flatMap((block) => blockFaces(room, block)));
 }
 
 /** Placements of a member relative to its anchor (the anchor frame: x to the anchor's right, −y before its front). */

@@ -16,6 +16,42 @@ export interface RoomModel {
   /** Which walls the photo shows (an unseen side wall's position is only a placeholder past the view). */
   visibleWalls: ReadonlySet<WallLabel>;
   openings: RoomOpening[];
+  /**
+   * Full-height parts of the building standing inside the box (an L-shaped room is the box minus one in a corner):
+   * nothing stands in them and nothing behind them is seen. The geometry analysis fits boxes only, so a photo's
+   * room has none; a rendered room's exact model may.
+   */
+  blocks: RoomBlock[];
+}
+
+/** An axis-aligned rectangle of the floor plan (world metres, x0 < x1, y0 < y1) filled floor to ceiling. */
+export interface RoomBlock {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/** A block's outline on the floor, counter-clockwise seen from above. */
+export function blockOutline(block: RoomBlock): [number, number][] {
+  return [[block.x0, block.y0], [block.x1, block.y0], [block.x1, block.y1], [block.x0, block.y1]];
+}
+
+/**
+ * A block's faces a piece may stand against, as the box walls they run parallel to: a face is one where the block
+ * meets open floor (not the box's own walls) and does not look away from the camera's side of the room.
+ * `at` is the face's plane (y for a front face, x for a side face), `u0`–`u1` its extent along it.
+ */
+export function blockFaces(room: Pick<RoomModel, 'box'>, block: RoomBlock): { wall: WallLabel; at: number; u0: number; u1: number }[] {
+  const { left, right } = room.box;
+  const faces: { wall: WallLabel; at: number; u0: number; u1: number }[] = [];
+  // The face toward the camera (normal −y) reads as a front wall; it exists when the block does not reach the camera.
+  if (block.y0 > 0) faces.push({ wall: 'wall-front', at: block.y0, u0: block.x0, u1: block.x1 });
+  // A face toward +x reads as a left wall, toward −x as a right wall (one the camera cannot see is refused later:
+  // what stands against it is hidden).
+  if (block.x1 < right - 1e-6) faces.push({ wall: 'wall-left', at: block.x1, u0: block.y0, u1: block.y1 });
+  if (block.x0 > left + 1e-6) faces.push({ wall: 'wall-right', at: block.x0, u0: block.y0, u1: block.y1 });
+  return faces;
 }
 
 export interface RoomOpening {
@@ -69,7 +105,7 @@ export function roomModel(analysis: AnalysedRoom): RoomModel {
       polygon: opening.polygon,
     });
   }
-  return { camera, box, visibleWalls, openings };
+  return { camera, box, visibleWalls, openings, blocks: [] };
 }
 
 function isWall(label: FaceLabel): label is WallLabel {

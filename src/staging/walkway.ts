@@ -1,4 +1,4 @@
-import type { RoomModel } from './room-model.js';
+import { blockOutline, type RoomModel } from './room-model.js';
 
 /** The floor as a grid of 10 cm cells, and which of them furniture takes. */
 const CELL_M = 0.1;
@@ -43,7 +43,8 @@ function unreachable(room: RoomModel, footprints: readonly FloorRectangle[], wid
       if (x - left < radius || right - x < radius || front - y < radius) free[j * columns + i] = 0;
     }
   }
-  for (const footprint of footprints) {
+  // The building's blocks (an L-shaped room's corner) take the floor as furniture does.
+  for (const footprint of [...footprints, ...room.blocks.map((block) => ({ corners: blockOutline(block) }))]) {
     const xs = footprint.corners.map((c) => c[0]);
     const ys = footprint.corners.map((c) => c[1]);
     const i0 = Math.max(0, Math.floor((Math.min(...xs) - radius - left) / CELL_M));

@@ -25,6 +25,7 @@ export function syntheticRoom(width = 640, height = 480, hfovDeg = 70, pitchDeg 
     camera,
     box,
     visibleWalls: new Set<WallLabel>(['wall-left', 'wall-front', 'wall-right']),
+    blocks: [],
     openings: [opening('window', 'wall-front', -0.6, 0.8, 0.9, 2.2), opening('door', 'wall-left', 3.0, 3.9, 0, 2.05)],
   };
 }
