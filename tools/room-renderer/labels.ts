@@ -4,7 +4,7 @@
  * box filter).
  */
 import { type Vec3, mulMatVec, pixelRay, transpose } from './geometry.js';
-import { CLASS_IDS, type RoomSpec, type SurfaceId, cameraOf, surfaceClass } from './spec.js';
+import { CLASS_IDS, type RoomSpec, type SurfaceId, cameraOf, castShell, surfaceClass } from './spec.js';
 
 export interface LabelMap {
   width: number;
@@ -14,15 +14,15 @@ export interface LabelMap {
 }
 
 /**
- * Label map of the room. `layout`: the room's box only (floor, ceiling, walls; openings and furniture ignored), as in
- * layout.png; otherwise what the camera sees, with openings and furniture, as in labels.png.
+ * Label map of the room. `layout`: the room's shell only (floor, ceiling, walls and the blocks' faces, which take the
+ * class of the wall they face like; openings and furniture ignored), as in layout.png; otherwise what the camera sees,
+ * with openings and furniture, as in labels.png.
  */
 export function castLabels(spec: RoomSpec, options: { layout: boolean }): LabelMap {
   const camera = cameraOf(spec);
   const k = camera.intrinsics;
   const Rt = transpose(camera.R);
   const C = camera.C;
-  const { width: W, depth: D, height: H } = spec.room;
   const { width, height } = spec.image;
   const data = new Uint8Array(width * height);
   const classOf = {} as Record<SurfaceId, number>;
@@ -33,23 +33,12 @@ export function castLabels(spec: RoomSpec, options: { layout: boolean }): LabelM
   for (let j = 0; j < height; j++) {
     for (let i = 0; i < width; i++) {
       const d: Vec3 = mulMatVec(Rt, pixelRay(k, i + 0.5, j + 0.5));
-      // Exit from the room's box.
-      let t = Number.POSITIVE_INFINITY;
-      let surface: SurfaceId = 'floor';
-      const test = (tt: number, s: SurfaceId): void => {
-        if (tt > 0 && tt < t) {
-          t = tt;
-          surface = s;
-        }
-      };
-      if (d[0] > 0) test((W - C[0]) / d[0], 'east');
-      else if (d[0] < 0) test(-C[0] / d[0], 'west');
-      if (d[1] > 0) test((D - C[1]) / d[1], 'north');
-      else if (d[1] < 0) test(-C[1] / d[1], 'south');
-      if (d[2] > 0) test((H - C[2]) / d[2], 'ceiling');
-      else if (d[2] < 0) test(-C[2] / d[2], 'floor');
+      const shell = castShell(spec.room, C, d);
+      let t = shell.t;
+      const surface = shell.surface;
       let label = classOf[surface];
-      if (openings.length > 0 && surface !== 'floor' && surface !== 'ceiling') {
+      // Openings lie only on the box's walls, never on a block's face.
+      if (openings.length > 0 && shell.block < 0 && surface !== 'floor' && surface !== 'ceiling') {
         const u = surface === 'north' || surface === 'south' ? C[0] + t * d[0] : C[1] + t * d[1];
         const z = C[2] + t * d[2];
         for (const o of openings) {

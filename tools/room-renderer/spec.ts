@@ -6,11 +6,15 @@
  */
 import {
   type Camera,
+  type Vec2,
   type Vec3,
   intrinsicsFromHorizontalFov,
+  mulMatVec,
+  pixelRay,
   polygonArea,
   projectPolygon,
   rotationWorldToCamera,
+  transpose,
   worldToCamera,
 } from './geometry.js';
 
@@ -74,7 +78,14 @@ export interface RoomSpec {
     /** Film exposure in stops (Filmic view transform). */
     exposure: number;
   };
-  room: { width: number; depth: number; height: number; wallThickness: number };
+  room: {
+    width: number;
+    depth: number;
+    height: number;
+    wallThickness: number;
+    /** Full-height solid parts of the building standing in corners of the box, floor to ceiling (an L-shaped room is the box minus one): world x/y metres, axis-aligned, each touching two walls. Absent or empty: a box room. */
+    blocks?: { min: [number, number]; max: [number, number] }[];
+  };
   materials: {
     floor: MaterialSpec;
     ceiling: MaterialSpec;
@@ -98,7 +109,11 @@ export interface RoomSpec {
     /** Direction towards the sun: bearing from +Y towards +X and elevation above the horizon (degrees). */
     sun: { azimuthDeg: number; elevationDeg: number; strength: number; angleDeg: number };
     sky: { strength: number; turbidity: number };
-    /** A point lamp 0.5 m under the ceiling's centre (watts; size = radius, metres); not visible to the camera. */
+    /**
+     * A point lamp 0.5 m under the ceiling above the floor's centroid (the ceiling's centre in a box room; clear of a
+     * block that covers at most half the width and depth, as the generator's do), watts; size = radius, metres; not
+     * visible to the camera.
+     */
     fill: { power: number; size: number };
   };
   /** World points Blender projects with its own camera model, so the driver can compare with its projection. */
@@ -245,6 +260,205 @@ export function surfaceClass(surface: SurfaceId, yawDeg: number): number {
   return CLASS_IDS[`wall-${wallLabel(surface, yawDeg)}`];
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Blocks: full-height solid parts of the building standing in corners of the box (an L-shaped room is the box minus
+// one). The truth, the label ray caster, the generator and room_scene.py share these rules.
+
+export type BlockSpec = NonNullable<RoomSpec['room']['blocks']>[number];
+
+/** The shapes the generator draws: the box, or the box minus one block (an L). */
+export type RoomShape = 'box' | 'l';
+export const ROOM_SHAPES: readonly RoomShape[] = ['box', 'l'];
+
+/**
+ * A block's face towards the room, named after the wall it is parallel to and faces the same way as (seen from inside,
+ * it stands where that wall would stand): `block-0-east` is block 0's face at x = min x, looked at towards +x.
+ */
+export type BlockFaceId = `block-${number}-${WallId}`;
+/** A face of the room's shell: the box's floor, ceiling and walls, and the blocks' faces towards the room. */
+export type ShellSurfaceId = SurfaceId | BlockFaceId;
+
+export interface BlockFace {
+  id: BlockFaceId;
+  block: number;
+  /** The wall whose class and paint the face takes. */
+  wall: WallId;
+  /** World coordinate of the face's plane: x for east/west faces, y for north/south faces. */
+  plane: number;
+  /** Extent along the face in world coordinates, as `u` along a wall of its orientation. */
+  u0: number;
+  u1: number;
+}
+
+/** The faces of the room's blocks that look into the room (faces on the box's walls, floor and ceiling are hidden). */
+export function blockFaces(room: RoomSpec['room']): BlockFace[] {
+  const faces: BlockFace[] = [];
+  for (const [block, b] of (room.blocks ?? []).entries()) {
+    const face = (wall: WallId, plane: number, u0: number, u1: number): void => {
+      faces.push({ id: `block-${block}-${wall}`, block, wall, plane, u0, u1 });
+    };
+    if (b.min[0] > 0) face('east', b.min[0], b.min[1], b.max[1]);
+    if (b.max[0] < room.width) face('west', b.max[0], b.min[1], b.max[1]);
+    if (b.min[1] > 0) face('north', b.min[1], b.min[0], b.max[0]);
+    if (b.max[1] < room.depth) face('south', b.max[1], b.min[0], b.max[0]);
+  }
+  return faces;
+}
+
+/** A block face as four world points: bottom-left, bottom-right, top-right, top-left seen from inside the room. */
+export function blockFaceRectangle(room: RoomSpec['room'], face: BlockFace): Vec3[] {
+  const at = (u: number, z: number): Vec3 => (face.wall === 'north' || face.wall === 'south' ? [u, face.plane, z] : [face.plane, u, z]);
+  const [l, r] = uIncreasesToTheRight(face.wall) ? [face.u0, face.u1] : [face.u1, face.u0];
+  return [at(l, 0), at(r, 0), at(r, room.height), at(l, room.height)];
+}
+
+/** Whether a point (the camera) is on the room's side of a block face, the side it can be seen from. */
+export function faceSeenFrom(face: BlockFace, p: Vec3): boolean {
+  switch (face.wall) {
+    case 'east':
+      return p[0] < face.plane;
+    case 'west':
+      return p[0] > face.plane;
+    case 'north':
+      return p[1] < face.plane;
+    case 'south':
+      return p[1] > face.plane;
+  }
+}
+
+/** One side of the room's outline seen from above: the part of a wall, or the block face, it lies on. */
+export interface OutlineSide {
+  id: ShellSurfaceId;
+  /** The wall whose class the side takes (for a box wall, the wall itself). */
+  wall: WallId;
+  a: Vec2;
+  b: Vec2;
+}
+
+/** The box's corners counter-clockwise seen from above, from the south-west, with the walls that arrive and leave. */
+const BOX_CORNERS = [
+  { id: 'sw', x: 0, y: 0, incoming: 'west' },
+  { id: 'se', x: 1, y: 0, incoming: 'south' },
+  { id: 'ne', x: 1, y: 1, incoming: 'east' },
+  { id: 'nw', x: 0, y: 1, incoming: 'north' },
+] as const;
+
+/** Compass name of the box corner between two walls, as roomCorners names it. */
+export function boxCornerName(a: WallId, b: WallId): string | null {
+  const pair = new Set([a, b]);
+  if (pair.has('south') && pair.has('west')) return 'sw';
+  if (pair.has('south') && pair.has('east')) return 'se';
+  if (pair.has('north') && pair.has('east')) return 'ne';
+  if (pair.has('north') && pair.has('west')) return 'nw';
+  return null;
+}
+
+/**
+ * The room's outline seen from above, counter-clockwise from the south-west corner: the box's corners, each one a block
+ * stands in replaced by the three corners the block makes (where it meets the wall arriving there, its own corner in
+ * the room, where it meets the wall leaving). Throws unless every block lies in the box, stands in exactly one of its
+ * corners and overlaps no other block.
+ */
+export function roomOutline(room: RoomSpec['room']): OutlineSide[] {
+  const { width: W, depth: D } = room;
+  const blocks = room.blocks ?? [];
+  for (const [i, b] of blocks.entries()) {
+    const inside = b.min[0] >= 0 && b.min[1] >= 0 && b.max[0] <= W && b.max[1] <= D && b.min[0] < b.max[0] && b.min[1] < b.max[1];
+    const corners = BOX_CORNERS.filter((c) => b.min[0] <= c.x * W && c.x * W <= b.max[0] && b.min[1] <= c.y * D && c.y * D <= b.max[1]);
+    if (!inside || corners.length !== 1) throw new Error(`block ${i} does not stand in one corner of the room`);
+    for (const [j, o] of blocks.entries()) {
+      if (j > i && b.min[0] < o.max[0] && o.min[0] < b.max[0] && b.min[1] < o.max[1] && o.min[1] < b.max[1]) throw new Error(`blocks ${i} and ${j} overlap`);
+    }
+  }
+  const vertices: Vec2[] = [];
+  for (const c of BOX_CORNERS) {
+    const [cx, cy] = [c.x * W, c.y * D];
+    const b = blocks.find((k) => k.min[0] <= cx && cx <= k.max[0] && k.min[1] <= cy && cy <= k.max[1]);
+    if (!b) {
+      vertices.push([cx, cy]);
+      continue;
+    }
+    const ix = c.x === 0 ? b.max[0] : b.min[0];
+    const iy = c.y === 0 ? b.max[1] : b.min[1];
+    const alongX = c.incoming === 'south' || c.incoming === 'north';
+    vertices.push(alongX ? [ix, cy] : [cx, iy], [ix, iy], alongX ? [cx, iy] : [ix, cy]);
+  }
+  const faces = blockFaces(room);
+  return vertices.map((a, i) => {
+    const b = vertices[(i + 1) % vertices.length]!;
+    const axis = a[0] === b[0] ? 0 : 1;
+    const plane = a[axis]!;
+    const [lo, hi] = [Math.min(a[1 - axis]!, b[1 - axis]!), Math.max(a[1 - axis]!, b[1 - axis]!)];
+    const box: WallId | null = axis === 0 ? (plane === 0 ? 'west' : plane === W ? 'east' : null) : plane === 0 ? 'south' : plane === D ? 'north' : null;
+    if (box) return { id: box, wall: box, a, b };
+    const face = faces.find((f) => (axis === 0) === (f.wall === 'east' || f.wall === 'west') && f.plane === plane && f.u0 <= lo && hi <= f.u1)!;
+    return { id: face.id, wall: face.wall, a, b };
+  });
+}
+
+/** The floor's corners (world x/y) counter-clockwise seen from above, from the south-west: 4 for a box, 6 for an L. */
+export function floorPolygon(room: RoomSpec['room']): Vec2[] {
+  return roomOutline(room).map((side) => side.a);
+}
+
+/** What a ray meets first on the room's shell. */
+export interface ShellHit {
+  /** Ray parameter of the hit: the point is C + t·d. */
+  t: number;
+  /** The box face hit, or for a block face the wall whose class it takes. */
+  surface: SurfaceId;
+  /** The block hit, or −1 for the box. */
+  block: number;
+}
+
+/**
+ * The first thing on the room's shell (the box's faces, the blocks' faces) that the ray C + t·d, t > 0, meets from a
+ * point C inside the room. A block face is named after the wall it faces like: a ray travelling towards +x enters a
+ * block through its face at min x, which takes the east wall's class.
+ */
+export function castShell(room: RoomSpec['room'], C: Vec3, d: Vec3): ShellHit {
+  const { width: W, depth: D, height: H } = room;
+  const hit: ShellHit = { t: Number.POSITIVE_INFINITY, surface: 'floor', block: -1 };
+  const test = (tt: number, s: SurfaceId): void => {
+    if (tt > 0 && tt < hit.t) {
+      hit.t = tt;
+      hit.surface = s;
+    }
+  };
+  if (d[0] > 0) test((W - C[0]) / d[0], 'east');
+  else if (d[0] < 0) test(-C[0] / d[0], 'west');
+  if (d[1] > 0) test((D - C[1]) / d[1], 'north');
+  else if (d[1] < 0) test(-C[1] / d[1], 'south');
+  if (d[2] > 0) test((H - C[2]) / d[2], 'ceiling');
+  else if (d[2] < 0) test(-C[2] / d[2], 'floor');
+  // Blocks reach from the floor to the ceiling, so only their x and y slabs can stop a ray before it leaves the box.
+  for (const [i, b] of (room.blocks ?? []).entries()) {
+    let t0 = 0;
+    let t1 = hit.t;
+    let axis = -1;
+    for (const a of [0, 1] as const) {
+      if (d[a] === 0) {
+        if (C[a] <= b.min[a] || C[a] >= b.max[a]) t1 = -1;
+        continue;
+      }
+      let ta = (b.min[a] - C[a]) / d[a];
+      let tb = (b.max[a] - C[a]) / d[a];
+      if (ta > tb) [ta, tb] = [tb, ta];
+      if (ta > t0) {
+        t0 = ta;
+        axis = a;
+      }
+      t1 = Math.min(t1, tb);
+    }
+    if (axis >= 0 && t0 < t1) {
+      hit.t = t0;
+      hit.surface = axis === 0 ? (d[0] > 0 ? 'east' : 'west') : d[1] > 0 ? 'north' : 'south';
+      hit.block = i;
+    }
+  }
+  return hit;
+}
+
 export function cameraOf(spec: Pick<RoomSpec, 'image' | 'camera'>): Camera {
   const { width, height } = spec.image;
   const c = spec.camera;
@@ -325,9 +539,14 @@ export interface GeneratorOptions {
   width: number;
   height: number;
   samples: number;
+  /**
+   * The shapes drawn, each room taking one of them with equal chance (default ['box']). Everything shape-related comes
+   * from a second random stream, drawn only when 'l' is allowed, so box rooms are the same whatever the option.
+   */
+  shapes?: readonly RoomShape[];
 }
 
-export const DEFAULT_GENERATOR_OPTIONS: GeneratorOptions = { width: 640, height: 480, samples: 16 };
+export const DEFAULT_GENERATOR_OPTIONS: GeneratorOptions = { width: 640, height: 480, samples: 16, shapes: ['box'] };
 
 /** Ranges the generator draws from (README.md documents them). */
 export const RANGES = {
@@ -343,8 +562,14 @@ export const RANGES = {
   /** A wall counts as visible when it covers at least this fraction of the image. */
   minWallFraction: 0.02,
   minFloorFraction: 0.03,
-  /** Camera distance from every wall (metres). */
+  /** Camera distance from every wall (metres), a block's faces included. */
   wallClearance: 0.4,
+  /** An L's block: each side this fraction of the room's width / depth… */
+  blockSide: [0.25, 0.5],
+  /** …leaving floor legs at least this wide (metres)… */
+  minLeg: 1.5,
+  /** …and covering this much of the image at most. */
+  maxBlockFraction: 0.35,
 } as const;
 
 const WALL_PAINTS: Rgb[] = [
@@ -484,8 +709,105 @@ function drawCamera(rng: Random, room: RoomSpec['room'], image: RoomSpec['image'
   throw new Error('no camera placement shows 2–3 walls');
 }
 
+/** What a coarse grid of rays (80 × 60 over the image) meets: the generator's view of a room with blocks. */
+interface ViewSample {
+  hit: ShellHit;
+  /** Where the ray meets a box wall: u along it and the height. */
+  u: number;
+  z: number;
+}
+
+function sampleView(room: RoomSpec['room'], image: RoomSpec['image'], camera: RoomSpec['camera']): ViewSample[] {
+  const viewer = cameraOf({ image, camera });
+  const Rt = transpose(viewer.R);
+  const C = camera.position;
+  const samples: ViewSample[] = [];
+  for (let j = 0; j < 60; j++) {
+    for (let i = 0; i < 80; i++) {
+      const d = mulMatVec(Rt, pixelRay(viewer.intrinsics, ((i + 0.5) * image.width) / 80, ((j + 0.5) * image.height) / 60));
+      const hit = castShell(room, C, d);
+      const along = hit.surface === 'north' || hit.surface === 'south' ? 0 : 1;
+      samples.push({ hit, u: C[along]! + hit.t * d[along]!, z: C[2] + hit.t * d[2] });
+    }
+  }
+  return samples;
+}
+
+/** Image fraction of each box surface as the grid sees it: the parts behind blocks, and the blocks, left out. */
+function sampledFractions(samples: ViewSample[]): Record<SurfaceId, number> {
+  const out = {} as Record<SurfaceId, number>;
+  for (const s of SURFACE_IDS) out[s] = samples.filter((v) => v.hit.block < 0 && v.hit.surface === s).length / samples.length;
+  return out;
+}
+
+/** Shape draws come from this stream of the room (roomSeed of the room's own seed and this number). */
+const SHAPE_STREAM = 0x4c;
+
+/**
+ * An L's block for a camera already placed, or null when 40 draws fail: in a box corner in front of the camera with
+ * the block's own corner in the room in view (never on the camera's side of the room), each side RANGES.blockSide of
+ * the room's width / depth and legs of floor at least RANGES.minLeg wide beside it, the camera RANGES.wallClearance
+ * from its faces, covering at most RANGES.maxBlockFraction of the image, with the floor and two walls still in view
+ * as a box room's camera sees them.
+ */
+function drawBlock(rng: Random, room: RoomSpec['room'], image: RoomSpec['image'], camera: RoomSpec['camera']): BlockSpec | null {
+  const { width: W, depth: D } = room;
+  const viewer = cameraOf({ image, camera });
+  const C = camera.position;
+  const corners = BOX_CORNERS.filter((c) => worldToCamera(viewer, [c.x * W, c.y * D, C[2]])[2] > 0);
+  if (corners.length === 0) return null;
+  const side = (length: number): number | null => {
+    const lo = RANGES.blockSide[0] * length;
+    const hi = Math.min(RANGES.blockSide[1] * length, length - RANGES.minLeg);
+    const s = mm(rng.uniform(lo, hi));
+    return s >= lo && s <= hi ? s : null;
+  };
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const c = rng.pick(corners);
+    const sx = side(W);
+    const sy = side(D);
+    if (sx === null || sy === null) continue;
+    const block: BlockSpec = {
+      min: [c.x === 0 ? 0 : mm(W - sx), c.y === 0 ? 0 : mm(D - sy)],
+      max: [c.x === 0 ? sx : W, c.y === 0 ? sy : D],
+    };
+    const clear = RANGES.wallClearance;
+    if (C[0] > block.min[0] - clear && C[0] < block.max[0] + clear && C[1] > block.min[1] - clear && C[1] < block.max[1] + clear) continue;
+    const inner = worldToCamera(viewer, [c.x === 0 ? block.max[0] : block.min[0], c.y === 0 ? block.max[1] : block.min[1], C[2]]);
+    const u = viewer.intrinsics.fx * (inner[0] / inner[2]) + viewer.intrinsics.cx;
+    if (inner[2] <= 0 || u < 0 || u > image.width) continue;
+    const withBlock = { ...room, blocks: [block] };
+    const covered = blockFaces(withBlock)
+      .filter((f) => faceSeenFrom(f, C))
+      .reduce((sum, f) => sum + Math.abs(polygonArea(projectPolygon(viewer, blockFaceRectangle(withBlock, f)))), 0);
+    if (covered > RANGES.maxBlockFraction * image.width * image.height) continue;
+    const f = sampledFractions(sampleView(withBlock, image, camera));
+    const walls = WALL_IDS.filter((w) => f[w] >= RANGES.minWallFraction).length;
+    if (walls >= 2 && f.floor >= RANGES.minFloorFraction) return block;
+  }
+  return null;
+}
+
 function overlaps(a: number, b: number, c: number, d: number, gap = 0): boolean {
   return a < d + gap && c < b + gap;
+}
+
+/**
+ * The part [a, b] of a wall (u along it) that no block covers: blocks stand in corners, so each one a wall touches
+ * covers one of its ends. For a box room, [0, length] (a = 0 exactly, so the draws below are a box room's).
+ */
+function freeSpan(room: RoomSpec['room'], wall: WallId): [number, number] {
+  let a = 0;
+  let b = wallLength(room, wall);
+  const axis = wall === 'north' || wall === 'south' ? 0 : 1;
+  for (const k of room.blocks ?? []) {
+    const touches =
+      wall === 'north' ? k.max[1] === room.depth : wall === 'south' ? k.min[1] === 0 : wall === 'east' ? k.max[0] === room.width : k.min[0] === 0;
+    if (!touches) continue;
+    if (k.min[axis] === 0) a = Math.max(a, k.max[axis]);
+    else b = Math.min(b, k.min[axis]);
+  }
+  return [a, b];
 }
 
 /**
@@ -507,7 +829,8 @@ function drawOpenings(
     for (let attempt = 0; attempt < (mustShow ? 200 : 60); attempt++) {
       const onVisible = visibleWalls.length > 0 && (mustShow ? attempt < 150 : rng.chance(0.75));
       const wall = onVisible ? rng.pick(visibleWalls) : rng.pick(WALL_IDS);
-      const length = wallLength(room, wall);
+      const [a, b] = freeSpan(room, wall);
+      const length = b - a;
       let w: number;
       let z0: number;
       let z1: number;
@@ -521,8 +844,8 @@ function drawOpenings(
         z0 = 0;
         z1 = rng.uniform(2.0, Math.min(2.2, room.height - 0.15));
       }
-      const u0 = rng.uniform(0.3, length - 0.3 - w);
-      if (u0 < 0.3) continue;
+      const u0 = rng.uniform(a + 0.3, b - 0.3 - w);
+      if (u0 < a + 0.3) continue;
       const o: OpeningSpec = { id: '', kind, wall, u0: mm(u0), u1: mm(u0 + w), z0: mm(z0), z1: mm(z1) };
       if (openings.some((p) => p.wall === wall && overlaps(p.u0, p.u1, o.u0, o.u1, 0.3))) continue;
       if (mustShow && attempt < 150 && imageFraction(o) < 0.01) continue;
@@ -668,6 +991,7 @@ const rectsOverlap = (a: Footprint, b: Footprint, gap = 0): boolean =>
 
 function drawFurniture(rng: Random, spec: Omit<RoomSpec, 'furniture' | 'checkPoints'>): FurnitureSpec[] {
   const { room } = spec;
+  const blocks = room.blocks ?? [];
   const camera = cameraOf(spec);
   const count = rng.int(RANGES.furniture[0], RANGES.furniture[1]);
   const items: FurnitureSpec[] = [];
@@ -717,6 +1041,7 @@ function drawFurniture(rng: Random, spec: Omit<RoomSpec, 'furniture' | 'checkPoi
       const f = footprintOf(boxes);
       const top = Math.max(...boxes.map((b) => b.max[2]));
       if (f.x0 < 0.02 || f.y0 < 0.02 || f.x1 > room.width - 0.02 || f.y1 > room.depth - 0.02) continue;
+      if (blocks.some((k) => rectsOverlap(f, { x0: k.min[0], x1: k.max[0], y0: k.min[1], y1: k.max[1] }, 0.02))) continue;
       if (footprints.some((g) => rectsOverlap(f, g, 0.15))) continue;
       if (rectDistance(f, spec.camera.position[0], spec.camera.position[1]) < 1.0) continue;
       if (spec.openings.some((o) => o.kind === 'door' && rectsOverlap(f, zoneInFront(room, o, 1.0, 0.1)))) continue;
@@ -726,6 +1051,12 @@ function drawFurniture(rng: Random, spec: Omit<RoomSpec, 'furniture' | 'checkPoi
         const k = camera.intrinsics;
         const u = k.fx * (centre[0] / centre[2]) + k.cx;
         if (centre[2] < 0.5 || u < 0 || u > k.width) continue;
+        // In view means not behind a block either.
+        const C = spec.camera.position;
+        if (blocks.length > 0) {
+          const hit = castShell(room, C, [(f.x0 + f.x1) / 2 - C[0], (f.y0 + f.y1) / 2 - C[1], top / 2 - C[2]]);
+          if (hit.block >= 0 && hit.t < 1) continue;
+        }
       }
       footprints.push(f);
       items.push({ id: `${kind}-${n}`, kind, boxes });
@@ -737,6 +1068,11 @@ function drawFurniture(rng: Random, spec: Omit<RoomSpec, 'furniture' | 'checkPoi
 
 function checkPointsOf(spec: Omit<RoomSpec, 'checkPoints'>): RoomSpec['checkPoints'] {
   const points: RoomSpec['checkPoints'] = roomCorners(spec.room).map((c) => ({ id: `corner:${c.id}`, world: c.world }));
+  for (const [i, b] of (spec.room.blocks ?? []).entries()) {
+    for (let c = 0; c < 8; c++) {
+      points.push({ id: `block-${i}:${c}`, world: [c & 1 ? b.max[0] : b.min[0], c & 2 ? b.max[1] : b.min[1], c & 4 ? spec.room.height : 0] });
+    }
+  }
   for (const o of spec.openings) {
     openingRectangle(spec.room, o).forEach((p, i) => points.push({ id: `${o.id}:${i}`, world: p }));
   }
@@ -750,22 +1086,42 @@ function checkPointsOf(spec: Omit<RoomSpec, 'checkPoints'>): RoomSpec['checkPoin
 /** Draws room `index` of the set with seed `seed`. */
 export function generateRoomSpec(seed: number, index: number, options: GeneratorOptions = DEFAULT_GENERATOR_OPTIONS): RoomSpec {
   const rng = new Random(roomSeed(seed, index));
-  const room = {
+  const shapes = options.shapes ?? ['box'];
+  if (shapes.length === 0) throw new Error('no room shape to draw');
+  // The shape stream exists only when an L may be drawn, and the main stream never gives it a number: every box room
+  // is the room the generator drew before shapes existed.
+  const shapeRng = shapes.includes('l') ? new Random(roomSeed(roomSeed(seed, index), SHAPE_STREAM)) : null;
+  const shape = shapeRng ? shapeRng.pick(shapes) : 'box';
+  const box = {
     width: mm(rng.uniform(RANGES.roomWidth[0], RANGES.roomWidth[1])),
     depth: mm(rng.uniform(RANGES.roomDepth[0], RANGES.roomDepth[1])),
     height: mm(rng.uniform(RANGES.roomHeight[0], RANGES.roomHeight[1])),
     wallThickness: 0.15,
   };
   const image = { width: options.width, height: options.height };
-  const camera = drawCamera(rng, room, image);
-  const fractions = surfaceFractions({ image, camera, room });
+  let camera = drawCamera(rng, box, image);
+  let room: RoomSpec['room'] = box;
+  if (shapeRng && shape === 'l') {
+    // A camera that no block suits (it sees no corner well) is drawn again from the main stream.
+    let block = drawBlock(shapeRng, box, image, camera);
+    for (let tries = 1; block === null && tries < 20; tries++) {
+      camera = drawCamera(rng, box, image);
+      block = drawBlock(shapeRng, box, image, camera);
+    }
+    if (block === null) throw new Error('no camera placement suits an L-shaped room');
+    room = { ...box, blocks: [block] };
+  }
+  const samples = room.blocks ? sampleView(room, image, camera) : null;
+  const fractions = samples ? sampledFractions(samples) : surfaceFractions({ image, camera, room });
   const visibleWalls = WALL_IDS.filter((w) => fractions[w] >= RANGES.minWallFraction);
   const viewer = cameraOf({ image, camera });
   const openings = drawOpenings(
     rng,
     room,
     visibleWalls,
-    (o) => Math.abs(polygonArea(projectPolygon(viewer, openingRectangle(room, o)))) / (image.width * image.height),
+    samples
+      ? (o) => samples.filter((v) => v.hit.block < 0 && v.hit.surface === o.wall && v.u > o.u0 && v.u < o.u1 && v.z > o.z0 && v.z < o.z1).length / samples.length
+      : (o) => Math.abs(polygonArea(projectPolygon(viewer, openingRectangle(room, o)))) / (image.width * image.height),
   );
 
   const wallPaint = rng.pick(WALL_PAINTS);
