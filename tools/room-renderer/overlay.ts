@@ -72,7 +72,7 @@ export function overlaySvg(truth: Truth, blenderPoints: { id: string; pixel: Vec
     parts.push(`<path d="M${u - 4},${v} L${u + 4},${v} M${u},${v - 4} L${u},${v + 4}" stroke="#ff2d55" stroke-width="1.2"/>`);
   }
   for (const c of truth.corners) {
-    if (c.pixel && c.inImage) parts.push(`<circle cx="${c.pixel[0]}" cy="${c.pixel[1]}" r="3" fill="none" stroke="#ffd60a" stroke-width="1"/>`);
+    if (c.pixel && c.inImage && !c.occluded) parts.push(`<circle cx="${c.pixel[0]}" cy="${c.pixel[1]}" r="3" fill="none" stroke="#ffd60a" stroke-width="1"/>`);
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${parts.join('')}</svg>`;
 }

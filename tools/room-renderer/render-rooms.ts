@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { type Vec2, type Vec3, pointInPolygon, projectSegment, projectWorldPoint } from './geometry.js';
 import { type LabelComparison, castLabels, compareLabels } from './labels.js';
 import { readLabelMap, writeLabelPreview, writeOverlay } from './overlay.js';
-import { DEFAULT_GENERATOR_OPTIONS, type RoomSpec, cameraOf, generateRoomSpec } from './spec.js';
+import { DEFAULT_GENERATOR_OPTIONS, ROOM_SHAPES, type RoomShape, type RoomSpec, cameraOf, generateRoomSpec } from './spec.js';
 import { FILES, type Truth, computeTruth } from './truth.js';
 
 const SCRIPT = path.join(import.meta.dirname, 'room_scene.py');
@@ -47,6 +47,8 @@ export interface Options {
   width: number;
   height: number;
   samples: number;
+  /** The shapes drawn (generateRoomSpec's `shapes`). */
+  shapes: RoomShape[];
   threads: number;
   blender: string;
   install: boolean;
@@ -61,6 +63,7 @@ const USAGE = `usage: render-rooms --seed S --count N --out DIR [options]
   --width W        image width (default ${DEFAULT_GENERATOR_OPTIONS.width})
   --height H       image height (default ${DEFAULT_GENERATOR_OPTIONS.height})
   --samples N      Cycles samples per pixel for beauty/empty (default ${DEFAULT_GENERATOR_OPTIONS.samples})
+  --shapes LIST    room shapes, comma-separated, each room one of them with equal chance: box, l (default box)
   --threads N      Blender render threads (default 0: all cores)
   --blender PATH   Blender executable (default: blender on PATH)
   --install        if Blender is missing, run apt-get update && ${INSTALL_COMMAND} (as root)
@@ -78,6 +81,7 @@ export function parseArgs(argv: string[]): Options {
     width: DEFAULT_GENERATOR_OPTIONS.width,
     height: DEFAULT_GENERATOR_OPTIONS.height,
     samples: DEFAULT_GENERATOR_OPTIONS.samples,
+    shapes: ['box'],
     threads: 0,
     blender: 'blender',
     install: false,
@@ -117,6 +121,13 @@ export function parseArgs(argv: string[]): Options {
       case '--samples':
         o.samples = integer(arg, value(), 1);
         break;
+      case '--shapes': {
+        const list = (value() ?? '').split(',').filter(Boolean);
+        const unknown = list.filter((shape) => !(ROOM_SHAPES as readonly string[]).includes(shape));
+        if (list.length === 0 || unknown.length > 0) throw new Error(`--shapes takes a comma-separated list of ${ROOM_SHAPES.join(', ')}, got ${list.join(',') || 'nothing'}`);
+        o.shapes = list as RoomShape[];
+        break;
+      }
       case '--threads':
         o.threads = integer(arg, value(), 0);
         break;
@@ -199,7 +210,8 @@ export interface Check {
   layout: LabelComparison;
   /**
    * Over the mismatched pixels of both maps: the largest distance (pixels) from the pixel centre to the nearest edge
-   * of the truth (surface and opening polygons, furniture box edges). Blender computes in 32-bit floats, so a pixel
+   * of the truth (surface and opening polygons, furniture box edges; with blocks, the blocks' face polygons and the
+   * visible room edges instead of the surfaces). Blender computes in 32-bit floats, so a pixel
    * centre within about 1e-3 px of an edge can fall on either side.
    */
   maxMismatchEdgeDistance: number;
@@ -263,10 +275,14 @@ export async function checkRender(spec: RoomSpec, truth: Truth, dir: string): Pr
     return { id: o.id, pixels, visibleFraction: pixels > 0 ? seen / pixels : 0 };
   });
 
+  // Where the label maps change class: the surfaces' outlines in a box room; in a room with blocks the visible parts of
+  // its edges and the blocks' outlines (a box face's outline there runs behind the block too).
   const edges: [Vec2, Vec2][] = [];
-  for (const poly of [...truth.surfaces.map((s) => s.polygon), ...truth.openings.map((o) => o.polygon)]) {
+  const outlines = truth.blocks ? truth.blocks.flatMap((b) => b.faces.map((f) => f.polygon)) : truth.surfaces.map((s) => s.polygon);
+  for (const poly of [...outlines, ...truth.openings.map((o) => o.polygon)]) {
     for (let i = 0; i < poly.length; i++) edges.push([poly[i]!, poly[(i + 1) % poly.length]!]);
   }
+  if (truth.blocks) for (const e of truth.edges) if (e.segment) edges.push(e.segment);
   for (const item of spec.furniture) {
     for (const b of item.boxes) {
       const corner = (i: number): Vec3 => [i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]];
@@ -341,7 +357,7 @@ async function main(): Promise<void> {
   const summary: Record<string, unknown>[] = [];
   let failures = 0;
   for (let index = options.start; index < options.start + options.count; index++) {
-    const spec = generateRoomSpec(options.seed, index, { width: options.width, height: options.height, samples: options.samples });
+    const spec = generateRoomSpec(options.seed, index, { width: options.width, height: options.height, samples: options.samples, shapes: options.shapes });
     const truth = computeTruth(spec);
     const dir = path.join(options.out, spec.id);
     fs.mkdirSync(dir, { recursive: true });
@@ -399,6 +415,7 @@ async function main(): Promise<void> {
     count: options.count,
     image: { width: options.width, height: options.height },
     samples: options.samples,
+    shapes: options.shapes,
     meanSecondsPerRender: seconds.length > 0 ? Number((seconds.reduce((a, b) => a + b, 0) / seconds.length).toFixed(2)) : null,
     cpus: os.cpus().length,
     loadAverage: os.loadavg(),
