@@ -6,14 +6,15 @@ Writes into DIR:
   beauty.png   Cycles, CPU, with furniture
   empty.png    the same room, camera, light and noise seed, furniture hidden
   labels.png   8-bit grey, pixel value = class id of what the camera sees (walls by orientation, windows, doors, furniture)
-  layout.png   8-bit grey, class ids of the room's box alone (floor, ceiling, four walls; no openings, no furniture)
+  layout.png   8-bit grey, class ids of the room's shell alone (floor, ceiling, walls, blocks; no openings, no furniture)
   blender.json Blender's own projection of the spec's check points, its camera, and timings
 
 The label maps come from a second set of objects with flat emission materials (value = class id / 255), rendered with
 one sample per pixel, a 0.01-pixel box filter, no bounces, the 'Raw' view transform and no dither: every pixel is the
 class of the surface hit by the ray through its centre, with no blending.
 
-World: metres, Z up, the room's interior is [0, width] x [0, depth] x [0, height]. See README.md.
+World: metres, Z up, the room's interior is [0, width] x [0, depth] x [0, height], less the spec's blocks (full-height
+solid parts of the building standing in corners: an L-shaped room is the box minus one). See README.md.
 """
 
 import argparse
@@ -111,6 +112,26 @@ def box_geometry(mn, mx, offset=0):
     return verts, faces
 
 
+def add_block(name, block, H, wall_materials, col):
+    """A block: a closed box from the floor to the ceiling, each side painted like the wall it faces like (a side whose
+    outward normal is -X is looked at towards +X, like the east wall). Its sides on the walls, floor and ceiling are
+    hidden; they touch those faces back to back."""
+    (x0, y0), (x1, y1) = block["min"], block["max"]
+    verts, faces = box_geometry((x0, y0, 0.0), (x1, y1, H))
+    ob = add_mesh(name, verts, faces, wall_materials["north"], col)
+    slots = {"north": 0}
+    for wall in ("east", "south", "west"):
+        ob.data.materials.append(wall_materials[wall])
+        slots[wall] = len(ob.data.materials) - 1
+    for poly in ob.data.polygons:
+        n = poly.normal
+        if abs(n.x) > 0.5:
+            poly.material_index = slots["east" if n.x < 0 else "west"]
+        elif abs(n.y) > 0.5:
+            poly.material_index = slots["north" if n.y < 0 else "south"]
+    return ob
+
+
 def add_boxes(name, boxes, material, col):
     """One mesh object holding several axis-aligned boxes [(min, max), ...]."""
     verts, faces = [], []
@@ -125,6 +146,35 @@ class Room:
     def __init__(self, spec):
         r = spec["room"]
         self.W, self.D, self.H, self.t = r["width"], r["depth"], r["height"], r["wallThickness"]
+        self.blocks = r.get("blocks") or []
+
+    def block_faces(self, block):
+        """A block's faces towards the room as (wall, plane, u0, u1), as spec.ts's blockFaces: each named after the wall it
+        is parallel to and faces the same way as (the face at min x is looked at towards +x, like the east wall)."""
+        (x0, y0), (x1, y1) = block["min"], block["max"]
+        faces = []
+        if x0 > 0:
+            faces.append(("east", x0, y0, y1))
+        if x1 < self.W:
+            faces.append(("west", x1, y0, y1))
+        if y0 > 0:
+            faces.append(("north", y0, x0, x1))
+        if y1 < self.D:
+            faces.append(("south", y1, x0, x1))
+        return faces
+
+    def floor_centroid(self):
+        """The centroid of the floor (the box less its blocks), written as the box's centre plus a shift that is exactly
+        zero without blocks. Clear of a block covering at most half the width and depth (the generator's)."""
+        area = self.W * self.D
+        cut = dx = dy = 0.0
+        for b in self.blocks:
+            (x0, y0), (x1, y1) = b["min"], b["max"]
+            a = (x1 - x0) * (y1 - y0)
+            cut += a
+            dx += a * (self.W / 2 - (x0 + x1) / 2)
+            dy += a * (self.D / 2 - (y0 + y1) / 2)
+        return self.W / 2 + dx / (area - cut), self.D / 2 + dy / (area - cut)
 
     def length(self, wall):
         return self.W if wall in ("north", "south") else self.D
@@ -151,8 +201,17 @@ class Room:
 
     def wall_quad(self, wall, u0, u1, z0, z1):
         """A rectangle on the wall's inner plane, wound so that its normal points into the room."""
-        a, b, c, d = (self.wall_point(wall, u0, z0), self.wall_point(wall, u1, z0), self.wall_point(wall, u1, z1), self.wall_point(wall, u0, z1))
-        # u increases to the right seen from inside for north and west walls.
+        return self.face_quad(wall, lambda u, z: self.wall_point(wall, u, z), u0, u1, z0, z1)
+
+    def block_quad(self, wall, plane, u0, u1):
+        """A block's face from the floor to the ceiling, wound so that its normal points into the room."""
+        at = (lambda u, z: (u, plane, z)) if wall in ("north", "south") else (lambda u, z: (plane, u, z))
+        return self.face_quad(wall, at, u0, u1, 0.0, self.H)
+
+    @staticmethod
+    def face_quad(wall, at, u0, u1, z0, z1):
+        a, b, c, d = at(u0, z0), at(u1, z0), at(u1, z1), at(u0, z1)
+        # u increases to the right seen from inside for north and west walls (and the faces that look like them).
         return [a, b, c, d] if wall in ("north", "west") else [b, a, d, c]
 
     def wall_cells(self, wall, openings, u_start, u_end):
@@ -336,6 +395,9 @@ def build(spec):
         cells = room.wall_cells(wall, openings, u_start, u_end)
         boxes = [room.wall_box(wall, u0, u1, z0, z1, 0.0, t) for (u0, u1, z0, z1) in cells]
         add_boxes("wall-" + wall, boxes, mats.get(spec["materials"]["walls"][wall]), beauty)
+    wall_materials = {wall: mats.get(spec["materials"]["walls"][wall]) for wall in WALLS}
+    for i, b in enumerate(room.blocks):
+        add_block("block-%d" % i, b, H, wall_materials, beauty)
     frame_mat = mats.get(spec["materials"]["frame"])
     door_mat = mats.get(spec["materials"]["door"])
     fw = FRAME_WIDTH
@@ -375,7 +437,7 @@ def build(spec):
     fill_data.energy = fill_spec["power"]
     fill_data.shadow_soft_size = fill_spec["size"]
     fill = bpy.data.objects.new("fill", fill_data)
-    fill.location = (W / 2, D / 2, H - 0.5)
+    fill.location = (*room.floor_centroid(), H - 0.5)
     fill.visible_camera = False
     beauty.objects.link(fill)
     for o in openings:
@@ -410,7 +472,8 @@ def build(spec):
     black_world.use_nodes = True
     black_world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.0
 
-    # --- Labels: the inner surfaces only, with flat emission per class.
+    # --- Labels: the inner surfaces only, with flat emission per class. A block's faces stand in front of the floor,
+    # ceiling and walls they hide and take the class of the wall they face like.
     em = {}
 
     def emission(class_id):
@@ -432,6 +495,10 @@ def build(spec):
                 faces.append(tuple(range(len(verts), len(verts) + 4)))
                 verts += room.wall_quad(wall, u0, u1, z0, z1)
             add_mesh(wall + suffix, verts, faces, cls, col)
+        for i, b in enumerate(room.blocks):
+            for (wall, plane, u0, u1) in room.block_faces(b):
+                quad = room.block_quad(wall, plane, u0, u1)
+                add_mesh("block-%d-%s%s" % (i, wall, suffix), quad, [(0, 1, 2, 3)], emission(CLASS["wall-" + wall_label(wall, yaw)]), col)
         if with_openings:
             for o in openings:
                 quad = room.wall_quad(o["wall"], o["u0"], o["u1"], o["z0"], o["z1"])
