@@ -26,7 +26,9 @@ import {
   SURFACE_IDS,
   WALL_IDS,
   cameraOf,
+  castShell,
   generateRoomSpec,
+  roomOutline,
   surfaceFractions,
   wallLabel,
   wallLength,
@@ -64,6 +66,13 @@ function lookAtProjection(spec: RoomSpec, P: Vec3): { u: number; v: number; z: n
 
 function close(actual: number, expected: number, tolerance: number, what = ''): void {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} vs ${expected} (±${tolerance})`);
+}
+
+function segmentDistance(p: Vec2, [a, b]: [Vec2, Vec2]): number {
+  const d: Vec2 = [b[0] - a[0], b[1] - a[1]];
+  const len2 = d[0] * d[0] + d[1] * d[1];
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2));
+  return Math.hypot(p[0] - a[0] - t * d[0], p[1] - a[1] - t * d[1]);
 }
 
 function intersectLines(a: [Vec2, Vec2], b: [Vec2, Vec2]): Vec2 {
@@ -439,5 +448,131 @@ describe('render-rooms command line', () => {
     assert.equal(findExecutable('blender', '/nonexistent-dir'), null);
     assert.equal(findExecutable('sh', '/bin:/usr/bin') !== null, true);
     assert.equal(INSTALL_COMMAND, 'apt-get install -y blender');
+  });
+});
+
+describe('L-shaped rooms', () => {
+  const L_SPECS = Array.from({ length: 40 }, (_, i) => generateRoomSpec(1, i, { width: 640, height: 480, samples: 16, shapes: ['l'] }));
+
+  it('leaves box rooms as they were: the default draws no shape, and an L never moves the main random stream', () => {
+    for (const seed of [1, 7, 11]) {
+      for (const index of [0, 1, 2, 5, 12, 20]) {
+        const byDefault = generateRoomSpec(seed, index);
+        assert.equal(JSON.stringify(byDefault), JSON.stringify(generateRoomSpec(seed, index, { width: 640, height: 480, samples: 16, shapes: ['box'] })));
+        assert.equal('blocks' in byDefault.room, false, `${seed}/${index}: a box room has no blocks key`);
+      }
+    }
+    // Where the mixed set draws a box, it is the default set's room.
+    let shaped = 0;
+    for (let index = 0; index < 60; index++) {
+      const mixed = generateRoomSpec(1, index, { width: 640, height: 480, samples: 16, shapes: ['box', 'l'] });
+      if (mixed.room.blocks) shaped++;
+      else assert.deepEqual(mixed, SPECS[index]);
+    }
+    assert.ok(shaped > 15 && shaped < 45, `${shaped} of 60 rooms L-shaped`);
+    assert.ok(L_SPECS.every((s) => s.room.blocks?.length === 1));
+  });
+
+  it('stands the block in a corner the camera sees, leaves legs of floor, and keeps openings, furniture and camera clear of it', () => {
+    const corners = new Set<string>();
+    for (const spec of L_SPECS) {
+      const { width: W, depth: D } = spec.room;
+      const b = spec.room.blocks![0]!;
+      // Inside the box, touching exactly one of the walls x = 0 / x = W and one of y = 0 / y = D.
+      assert.ok(b.min[0] >= 0 && b.max[0] <= W && b.min[1] >= 0 && b.max[1] <= D, `${spec.id} inside`);
+      assert.ok((b.min[0] === 0) !== (b.max[0] === W) && (b.min[1] === 0) !== (b.max[1] === D), `${spec.id} touches two walls`);
+      corners.add(`${b.min[0] === 0 ? 'w' : 'e'}${b.min[1] === 0 ? 's' : 'n'}`);
+      const [sx, sy] = [b.max[0] - b.min[0], b.max[1] - b.min[1]];
+      assert.ok(sx >= 0.25 * W - 1e-9 && sx <= 0.5 * W + 1e-9 && sy >= 0.25 * D - 1e-9 && sy <= 0.5 * D + 1e-9, `${spec.id} block size`);
+      assert.ok(W - sx >= RANGES.minLeg - 1e-9 && D - sy >= RANGES.minLeg - 1e-9, `${spec.id} legs`);
+      const [x, y] = spec.camera.position;
+      const clear = RANGES.wallClearance - 1e-9;
+      assert.ok(x <= b.min[0] - clear || x >= b.max[0] + clear || y <= b.min[1] - clear || y >= b.max[1] + clear, `${spec.id} camera clear of the block`);
+      for (const o of spec.openings) {
+        // The wall's part the block covers, widened by the 0.3 m kept from corners.
+        const touches = { north: b.max[1] === D, south: b.min[1] === 0, east: b.max[0] === W, west: b.min[0] === 0 }[o.wall];
+        if (!touches) continue;
+        const [c0, c1] = o.wall === 'north' || o.wall === 'south' ? [b.min[0], b.max[0]] : [b.min[1], b.max[1]];
+        assert.ok(o.u1 <= c0 - 0.3 + 1e-9 || o.u0 >= c1 + 0.3 - 1e-9, `${spec.id} ${o.id} on the part of ${o.wall} the block covers`);
+      }
+      for (const f of spec.furniture) {
+        for (const box of f.boxes) {
+          const apart = box.max[0] <= b.min[0] || box.min[0] >= b.max[0] || box.max[1] <= b.min[1] || box.min[1] >= b.max[1];
+          assert.ok(apart, `${spec.id} ${f.id} through the block`);
+        }
+      }
+      const truth = computeTruth(spec);
+      assert.equal(truth.floorPolygon!.length, 6);
+      close(Math.abs(polygonArea(truth.floorPolygon!)), W * D - sx * sy, 1e-9, `${spec.id} floor area`);
+      const covered = truth.blocks![0]!.faces.reduce((sum, f) => sum + f.area, 0) / (spec.image.width * spec.image.height);
+      assert.ok(covered > 0 && covered <= RANGES.maxBlockFraction, `${spec.id}: the block covers ${covered} of the image`);
+      assert.equal(truth.corners.length, 12);
+      assert.equal(truth.edges.length, 18);
+    }
+    assert.equal(corners.size, 4, 'blocks in every corner of the box');
+  });
+
+  it('ray-casts the block faces as walls of the orientation they face like, drawn over the box surfaces', () => {
+    for (const full of L_SPECS.slice(0, 12)) {
+      const spec: RoomSpec = { ...full, image: { width: 160, height: 120 } };
+      const truth = computeTruth(spec);
+      const layout = castLabels(spec, { layout: true });
+      const labels = castLabels(spec, { layout: false });
+      const faces = truth.blocks![0]!.faces.filter((f) => f.visible);
+      assert.ok(faces.length >= 1, `${spec.id}: no block face in view`);
+      for (const f of faces) {
+        assert.ok(f.classId >= CLASS_IDS['wall-left'] && f.classId <= CLASS_IDS['wall-back']);
+        assert.equal(f.classId, truth.wallClasses[f.wall], `${spec.id} ${f.id} takes ${f.wall}'s class`);
+      }
+      // The layout is the box's surfaces with the block's faces drawn over them; in labels.png only furniture stands in
+      // front of a block face (openings never lie on one).
+      let disagreements = 0;
+      let notTheFace = 0;
+      for (let j = 0; j < 120; j++) {
+        for (let i = 0; i < 160; i++) {
+          const p: Vec2 = [i + 0.5, j + 0.5];
+          const face = faces.find((f) => pointInPolygon(p, f.polygon));
+          const surface = truth.surfaces.find((s) => s.polygon.length > 0 && pointInPolygon(p, s.polygon));
+          if ((face ?? surface)?.classId !== layout.data[j * 160 + i]) disagreements++;
+          const v = labels.data[j * 160 + i];
+          if (face && v !== face.classId && v !== CLASS_IDS.furniture) notTheFace++;
+        }
+      }
+      assert.ok(disagreements <= 2, `${spec.id}: ${disagreements} pixels where the polygons and the ray cast disagree`);
+      assert.ok(notTheFace <= 2, `${spec.id}: ${notTheFace} pixels of a block face labelled neither as the face nor as furniture`);
+    }
+  });
+
+  it('gives each edge of the outline the part that is in view and that no block hides', () => {
+    for (const spec of L_SPECS.slice(0, 20)) {
+      const truth = computeTruth(spec);
+      const camera = cameraOf(spec);
+      const C = spec.camera.position;
+      const { width, height } = spec.image;
+      for (const side of roomOutline(spec.room)) {
+        for (const [level, z] of [['floor', 0], ['ceiling', spec.room.height]] as const) {
+          const edge = truth.edges.find((e) => e.id === `${level}-${side.id}`)!;
+          for (let k = 0; k < 40; k++) {
+            const s = (k + 0.5) / 40;
+            const P: Vec3 = [side.a[0] + s * (side.b[0] - side.a[0]), side.a[1] + s * (side.b[1] - side.a[1]), z];
+            const { pixel, depth } = projectWorldPoint(camera, P);
+            const inView = depth > 0 && pixel[0] >= 0 && pixel[0] <= width && pixel[1] >= 0 && pixel[1] <= height;
+            const hit = castShell(spec.room, C, [P[0] - C[0], P[1] - C[1], P[2] - C[2]]);
+            const hidden = hit.block >= 0 && hit.t < 1 - 1e-6;
+            const onSegment = edge.segment !== null && segmentDistance(pixel, edge.segment) < 1e-6;
+            assert.equal(onSegment, inView && !hidden, `${spec.id} ${edge.id} at s = ${s}`);
+          }
+        }
+      }
+    }
+  });
+
+  it('refuses a block that does not stand in a corner, and parses --shapes', () => {
+    const room = { width: 5, depth: 4, height: 2.6, wallThickness: 0.15 };
+    assert.throws(() => roomOutline({ ...room, blocks: [{ min: [1, 0], max: [2, 1] }] }), /corner/);
+    assert.equal(roomOutline({ ...room, blocks: [{ min: [3, 2.5], max: [5, 4] }] }).length, 6);
+    assert.deepEqual(parseArgs(['--seed', '1', '--count', '2', '--out', 'x', '--shapes', 'box,l']).shapes, ['box', 'l']);
+    assert.deepEqual(parseArgs(['--seed', '1', '--count', '2', '--out', 'x']).shapes, ['box']);
+    assert.throws(() => parseArgs(['--seed', '1', '--count', '2', '--out', 'x', '--shapes', 'u']), /--shapes/);
   });
 });
