@@ -505,14 +505,14 @@ describe('L-shaped rooms', () => {
       assert.equal(truth.floorPolygon!.length, 6);
       close(Math.abs(polygonArea(truth.floorPolygon!)), W * D - sx * sy, 1e-9, `${spec.id} floor area`);
       const covered = truth.blocks![0]!.faces.reduce((sum, f) => sum + f.area, 0) / (spec.image.width * spec.image.height);
-      assert.ok(covered > 0 && covered <= RANGES.maxBlockFraction, `${spec.id}: the block covers ${covered} of the image`);
+      assert.ok(covered >= RANGES.blockFraction[0] && covered <= RANGES.blockFraction[1], `${spec.id}: the block covers ${covered} of the image`);
       assert.equal(truth.corners.length, 12);
       assert.equal(truth.edges.length, 18);
     }
     assert.equal(corners.size, 4, 'blocks in every corner of the box');
   });
 
-  it('ray-casts the block faces as walls of the orientation they face like, drawn over the box surfaces', () => {
+  it('ray-casts the block faces as walls of the orientation they face like, drawn over the box surfaces and openings', () => {
     for (const full of L_SPECS.slice(0, 12)) {
       const spec: RoomSpec = { ...full, image: { width: 160, height: 120 } };
       const truth = computeTruth(spec);
@@ -528,6 +528,7 @@ describe('L-shaped rooms', () => {
       // front of a block face (openings never lie on one).
       let disagreements = 0;
       let notTheFace = 0;
+      let notTheOpening = 0;
       for (let j = 0; j < 120; j++) {
         for (let i = 0; i < 160; i++) {
           const p: Vec2 = [i + 0.5, j + 0.5];
@@ -536,10 +537,14 @@ describe('L-shaped rooms', () => {
           if ((face ?? surface)?.classId !== layout.data[j * 160 + i]) disagreements++;
           const v = labels.data[j * 160 + i];
           if (face && v !== face.classId && v !== CLASS_IDS.furniture) notTheFace++;
+          // An opening's polygon is the part no block hides: the opening, or furniture in front of it.
+          const opening = truth.openings.find((o) => o.polygon.length > 0 && pointInPolygon(p, o.polygon));
+          if (opening && v !== opening.classId && v !== CLASS_IDS.furniture) notTheOpening++;
         }
       }
       assert.ok(disagreements <= 2, `${spec.id}: ${disagreements} pixels where the polygons and the ray cast disagree`);
       assert.ok(notTheFace <= 2, `${spec.id}: ${notTheFace} pixels of a block face labelled neither as the face nor as furniture`);
+      assert.ok(notTheOpening <= 2, `${spec.id}: ${notTheOpening} pixels of an opening's polygon labelled neither as it nor as furniture`);
     }
   });
 

@@ -568,8 +568,8 @@ export const RANGES = {
   blockSide: [0.25, 0.5],
   /** …leaving floor legs at least this wide (metres)… */
   minLeg: 1.5,
-  /** …and covering this much of the image at most. */
-  maxBlockFraction: 0.35,
+  /** …and covering this much of the image (its faces in view; at least enough to see the L by). */
+  blockFraction: [0.05, 0.35],
 } as const;
 
 const WALL_PAINTS: Rgb[] = [
@@ -747,7 +747,7 @@ const SHAPE_STREAM = 0x4c;
  * An L's block for a camera already placed, or null when 40 draws fail: in a box corner in front of the camera with
  * the block's own corner in the room in view (never on the camera's side of the room), each side RANGES.blockSide of
  * the room's width / depth and legs of floor at least RANGES.minLeg wide beside it, the camera RANGES.wallClearance
- * from its faces, covering at most RANGES.maxBlockFraction of the image, with the floor and two walls still in view
+ * from its faces, covering RANGES.blockFraction of the image, with the floor and two walls still in view
  * as a box room's camera sees them.
  */
 function drawBlock(rng: Random, room: RoomSpec['room'], image: RoomSpec['image'], camera: RoomSpec['camera']): BlockSpec | null {
@@ -780,7 +780,8 @@ function drawBlock(rng: Random, room: RoomSpec['room'], image: RoomSpec['image']
     const covered = blockFaces(withBlock)
       .filter((f) => faceSeenFrom(f, C))
       .reduce((sum, f) => sum + Math.abs(polygonArea(projectPolygon(viewer, blockFaceRectangle(withBlock, f)))), 0);
-    if (covered > RANGES.maxBlockFraction * image.width * image.height) continue;
+    const share = covered / (image.width * image.height);
+    if (share < RANGES.blockFraction[0] || share > RANGES.blockFraction[1]) continue;
     const f = sampledFractions(sampleView(withBlock, image, camera));
     const walls = WALL_IDS.filter((w) => f[w] >= RANGES.minWallFraction).length;
     if (walls >= 2 && f.floor >= RANGES.minFloorFraction) return block;

@@ -46,6 +46,8 @@ import {
   surfacePolygon,
   wallLabel,
   wallNormal,
+  wallPoint,
+  wallRectangle,
 } from './spec.js';
 
 export const TRUTH_VERSION = 1;
@@ -95,7 +97,10 @@ export interface OpeningTruth {
   z1: number;
   /** The opening's rectangle on the wall's inner plane (bottom-left, bottom-right, top-right, top-left from inside). */
   cornersWorld: Vec3[];
-  /** Its image, clipped to the image; [] when out of view. Furniture in front of it is ignored. */
+  /**
+   * Its image, clipped to the image; [] when out of view. Furniture in front of it is ignored; in a room with blocks it
+   * is the image of the part no block hides.
+   */
   polygon: Vec2[];
   area: number;
   visible: boolean;
@@ -164,27 +169,6 @@ export interface Truth {
   edges: { id: string; surfaces: [ShellSurfaceId, ShellSurfaceId]; kind: EdgeKind; segment: [Vec2, Vec2] | null }[];
   openings: OpeningTruth[];
   furniture: { id: string; kind: FurnitureKind; boxes: { min: Vec3; max: Vec3 }[] }[];
-}
-
-function openingTruth(spec: RoomSpec, camera: Camera, o: OpeningSpec): OpeningTruth {
-  const cornersWorld = openingRectangle(spec.room, o);
-  const polygon = projectPolygon(camera, cornersWorld);
-  const area = Math.abs(polygonArea(polygon));
-  return {
-    id: o.id,
-    kind: o.kind,
-    wall: o.wall,
-    wallLabel: wallLabel(o.wall, spec.camera.yawDeg),
-    classId: o.kind === 'window' ? CLASS_IDS.window : CLASS_IDS.door,
-    u0: o.u0,
-    u1: o.u1,
-    z0: o.z0,
-    z1: o.z1,
-    cornersWorld,
-    polygon,
-    area,
-    visible: area > 0,
-  };
 }
 
 /**
@@ -270,6 +254,38 @@ function visibleSpan(blocks: BlockSpec[], c: Vec2, a: Vec2, b: Vec2, id: string)
   if (1 - from > 1e-9) pieces.push([from, 1]);
   if (pieces.length > 1) throw new Error(`edge ${id} is seen in ${pieces.length} pieces; the truth holds one segment per edge`);
   return pieces[0] ?? null;
+}
+
+function openingTruth(spec: RoomSpec, camera: Camera, o: OpeningSpec): OpeningTruth {
+  const cornersWorld = openingRectangle(spec.room, o);
+  const blocks = spec.room.blocks ?? [];
+  let polygon: Vec2[];
+  if (blocks.length === 0) {
+    polygon = projectPolygon(camera, cornersWorld);
+  } else {
+    // Full-height blocks hide a wall by u alone, so what they leave of the opening is a rectangle [u0', u1'] × [z0, z1].
+    const C = spec.camera.position;
+    const [a, b] = [wallPoint(spec.room, o.wall, o.u0, 0), wallPoint(spec.room, o.wall, o.u1, 0)];
+    const span = visibleSpan(blocks, [C[0], C[1]], [a[0], a[1]], [b[0], b[1]], o.id);
+    const at = (s: number): number => o.u0 + s * (o.u1 - o.u0);
+    polygon = span ? projectPolygon(camera, wallRectangle(spec.room, o.wall, at(span[0]), at(span[1]), o.z0, o.z1)) : [];
+  }
+  const area = Math.abs(polygonArea(polygon));
+  return {
+    id: o.id,
+    kind: o.kind,
+    wall: o.wall,
+    wallLabel: wallLabel(o.wall, spec.camera.yawDeg),
+    classId: o.kind === 'window' ? CLASS_IDS.window : CLASS_IDS.door,
+    u0: o.u0,
+    u1: o.u1,
+    z0: o.z0,
+    z1: o.z1,
+    cornersWorld,
+    polygon,
+    area,
+    visible: area > 0,
+  };
 }
 
 function edgeKind(a: ShellSurfaceId): EdgeKind {
