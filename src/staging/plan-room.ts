@@ -130,6 +130,7 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
     }
     choice.splice(0, choice.length, ...best.choice);
   }
+  leaveOutWhatBreaksRules(room, groups, candidates, choice);
 
   const pieces: PlannedPiece[] = [];
   const missing: PlanShortfall[] = [];
@@ -450,6 +451,27 @@ function hardCount(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupC
     cutOffDoors: checkWalkway(room, footprints, WALKWAY_M, PLAN_NEAREST_M).unreachableDoors.length,
     unplaced: groups.filter((group, g) => !group.optional && choice[g]! < 0).map((group) => `${group.name} (${group.anchor})`),
   };
+}
+
+/**
+ * Where the search still ends with pieces overlapping or a door cut off, the groups are left out one at a time, the
+ * latest placed (decor) first, keeping each removal that lowers the count, until none is left: an incomplete plan is
+ * reported as such, a blocked door is a defect.
+ */
+function leaveOutWhatBreaksRules(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): void {
+  const defects = () => {
+    const hard = hardCount(room, groups, candidates, choice);
+    return hard.clashes + hard.cutOffDoors;
+  };
+  let count = defects();
+  for (let g = groups.length - 1; g >= 0 && count > 0; g--) {
+    const kept = choice[g]!;
+    if (kept < 0) continue;
+    choice[g] = -1;
+    const after = defects();
+    if (after < count) count = after;
+    else choice[g] = kept;
+  }
 }
 
 function violationsOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): string[] {
