@@ -61,6 +61,38 @@ describe('planRoom', () => {
     });
   }
 
+  it('keeps 0.6 m clear beside a double bed and 0.9 m behind each dining chair from the table\'s edge', () => {
+    // A rectangle of a piece's own frame (x to its right, −y before its front) on the floor.
+    const local = (p: RoomPlan['pieces'][number], x0: number, x1: number, y0: number, y1: number) => {
+      const c = Math.cos(p.placement.yaw);
+      const s = Math.sin(p.placement.yaw);
+      return ([[x0, y0], [x1, y0], [x1, y1], [x0, y1]] as const).map(([lx, ly]) => [p.placement.x + c * lx - s * ly, p.placement.y + s * lx + c * ly] as [number, number]);
+    };
+    const inside = (outline: [number, number][]) => outline.every(([x, y]) => x >= room.box.left - 1e-6 && x <= room.box.right + 1e-6 && y <= room.box.front + 1e-6);
+    let beds = 0;
+    let chairs = 0;
+    for (const seed of [1, 2, 3, 4]) {
+      const bedroom = planRoom(room, request('bedroom', seed));
+      const bed = bedroom.pieces.find((p) => p.furnitureId === 'double_bed');
+      if (bed) {
+        beds++;
+        const { width, depth } = bed.piece.footprint;
+        for (const side of [local(bed, width / 2, width / 2 + 0.6, -depth / 2, 0), local(bed, -width / 2 - 0.6, -width / 2, -depth / 2, 0)]) {
+          assert.ok(inside(side), `seed ${seed}: a side of the bed is against a wall`);
+          for (const other of bedroom.pieces.filter((p) => p.group !== 'bed' && !flat(p))) assert.ok(!convexOverlap(side, footprintOf(other)), `seed ${seed}: ${other.furnitureId} stands beside the bed`);
+        }
+      }
+      const dining = planRoom(room, request('dining_room', seed));
+      for (const chair of dining.pieces.filter((p) => p.furnitureId === 'dining_chair')) {
+        chairs++;
+        // The chair faces the table (its front, local −y): the table's edge is under its front, tucked 10 cm.
+        const edge = -(chair.piece.footprint.depth / 2 - 0.1);
+        assert.ok(inside(local(chair, -0.2, 0.2, edge, edge + 0.9)), `seed ${seed}: a chair has no room to be pulled out`);
+      }
+    }
+    assert.ok(beds > 0 && chairs > 0, `${beds} beds and ${chairs} chairs planned`);
+  });
+
   it('places the seating group as a group: the coffee table before the sofa, 0.45 m from it', () => {
     const plan = planRoom(room, request('living_room', 3));
     const sofa = plan.pieces.find((p) => p.furnitureId === 'sofa_3_seater')!;

@@ -35,6 +35,8 @@ export interface ProgrammeGroup {
   optional?: boolean;
   /** Decor (lamps, plants, rugs alone): smart-staging-v2 and furnish place it; the legacy smart-staging does not. */
   decor?: boolean;
+  /** The anchor is a bed: the floor beside it is kept clear (the planner's bed-side rule). */
+  bedSides?: boolean;
 }
 
 export interface RoomProgramme {
@@ -65,6 +67,7 @@ const bed = (id: string, nightstands: 0 | 1 | 2, rug = true): ProgrammeGroup => 
   anchor: id,
   alternatives: id === 'double_bed' ? ['single_bed'] : [],
   place: 'wall',
+  bedSides: true,
   members: [
     ...(nightstands >= 1 ? [{ furnitureId: 'nightstand', relation: { kind: 'beside', side: 'left', gap: 0.05 } as const, optional: true }] : []),
     ...(nightstands >= 2 ? [{ furnitureId: 'nightstand', relation: { kind: 'beside', side: 'right', gap: 0.05 } as const, optional: true }] : []),

@@ -4,7 +4,7 @@ import { samplePiece, type SampledPiece } from '../furniture/library.js';
 import { Random } from '../random.js';
 import { pose, type Placement } from './place-piece.js';
 import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, WALL_GAP_M, type Refusals, type RuleSettings } from './placement-rules.js';
-import { blockFaces, projectWorld, type RoomModel, type WallLabel } from './room-model.js';
+import { blockFaces, blockOutline, projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 import { checkWalkway } from './walkway.js';
 
 /** The nearest a piece's footprint comes to the camera (the camera's own side of the room is where people stand). */
@@ -17,6 +17,15 @@ const PIECE_GAP_M = 0.05;
 const GRID_STEP_M = 0.1;
 const CANDIDATES_PER_GROUP = 24;
 const CANDIDATE_SPACING_M = 0.4;
+/** Floor kept clear beside a bed (the anchors: at least 0.6 m to make it and get in); a bed this wide needs both sides. */
+const BED_SIDE_M = 0.6;
+const DOUBLE_BED_WIDTH_M = 1.2;
+/** The head end of a bed's sides, where nightstands stand. */
+const NIGHTSTAND_DEPTH_M = 0.5;
+/** From a dining table's edge, the floor behind each chair kept clear to pull it out and pass (the anchors: 0.9–1.1 m). */
+const CHAIR_PULL_OUT_M = 0.9;
+/** How far a chair's seat tucks under its table. */
+const CHAIR_TUCK_M = 0.1;
 /**
  * Looser than one piece's rules: a room's pieces stand from PLAN_NEAREST_M, may be cut by the frame's sides (only
  * each footprint's centre need be seen), and its rugs may lie in door strips (the walkway check keeps doors
@@ -73,6 +82,8 @@ export interface RoomPlan {
 
 interface GroupCandidate {
   pieces: PlannedPiece[];
+  /** Floor the group needs kept clear of other groups' pieces (beside a bed, behind dining chairs). */
+  clearances: [number, number][][];
   dropped: PlanShortfall[];
   score: number;
 }
@@ -202,6 +213,11 @@ function groupCandidatesWith(
     const anchorProblem = brokenRule(room, anchorRules, anchorPlacement, ROOM_PIECE_RULES);
     countRefusal(refusals, anchorProblem);
     if (anchorProblem) continue;
+    const clearances = group.bedSides ? bedSideClearances(room, anchor.footprint, anchorPlacement) : [];
+    if (!clearances) {
+      countRefusal(refusals, 'room');
+      continue;
+    }
     const pieces: PlannedPiece[] = [{ group: group.name, entry: 0, furnitureId: anchorId, piece: anchor, placement: anchorPlacement }];
     const dropped: PlanShortfall[] = [];
     let failed = false;
@@ -217,6 +233,11 @@ function groupCandidatesWith(
         const tucked = member.relation.kind === 'around' || (member.relation.kind === 'front' && member.relation.gap < 0);
         const clash = !isFlat(piece.footprint) && !tucked && pieces.some((p) => !isFlat(p.piece.footprint) && footprintsOverlap(p.placement, placement, 0.01));
         if (problem || clash) continue;
+        if (member.relation.kind === 'around') {
+          const pullOut = localRectangle(placement, -piece.footprint.width / 2, piece.footprint.width / 2, -(piece.footprint.depth / 2 - CHAIR_TUCK_M), CHAIR_PULL_OUT_M - (piece.footprint.depth / 2 - CHAIR_TUCK_M));
+          if (!onOpenFloor(room, pullOut)) continue;
+          clearances.push(pullOut);
+        }
         pieces.push({ group: group.name, entry: m + 1, furnitureId: member.furnitureId, piece, placement });
         kept++;
         if (member.relation.kind === 'front') {
@@ -234,7 +255,7 @@ function groupCandidatesWith(
     }
     if (failed) continue;
     const score = pieces.reduce((s, p) => s + pieceScore(room, p.piece.footprint, p.placement), 0) / pieces.length + 0.2 * (pieces.length - 1) + (pose0.bonus ?? 0) + 0.02 * random.next();
-    out.push({ pieces, dropped, score });
+    out.push({ pieces, clearances, dropped, score });
   }
   out.sort((a, b) => b.score - a.score);
   const kept = spreadOut(out);
@@ -265,6 +286,34 @@ function spreadOut(sorted: GroupCandidate[]): GroupCandidate[] {
     (near ? skipped : kept).push(candidate);
   }
   return kept.concat(skipped.slice(0, CANDIDATES_PER_GROUP - kept.length));
+}
+
+/**
+ * The strips beside a bed kept clear to make it and get in (BED_SIDE_M wide, from its foot to where the nightstands
+ * stand at its head): both sides of a double bed, at least one of a single bed (against a wall in a child's room).
+ * Undefined when the room does not leave them.
+ */
+function bedSideClearances(room: RoomModel, bed: Footprint, placement: Placement): [number, number][][] | undefined {
+  const y0 = -bed.depth / 2;
+  const y1 = bed.depth / 2 - NIGHTSTAND_DEPTH_M;
+  const sides = [localRectangle(placement, bed.width / 2, bed.width / 2 + BED_SIDE_M, y0, y1), localRectangle(placement, -bed.width / 2 - BED_SIDE_M, -bed.width / 2, y0, y1)];
+  const open = sides.filter((side) => onOpenFloor(room, side));
+  const needed = bed.width >= DOUBLE_BED_WIDTH_M ? 2 : 1;
+  return open.length >= needed ? open : undefined;
+}
+
+/** A rectangle of a piece's own frame (x to its right, −y before its front) on the world floor. */
+function localRectangle(placement: Placement, x0: number, x1: number, y0: number, y1: number): [number, number][] {
+  const c = Math.cos(placement.yaw);
+  const s = Math.sin(placement.yaw);
+  return ([[x0, y0], [x1, y0], [x1, y1], [x0, y1]] as const).map(([lx, ly]) => [placement.x + c * lx - s * ly, placement.y + s * lx + c * ly] as [number, number]);
+}
+
+/** Whether floor lies inside the room's walls and off its blocks (the camera's side of the box is open floor). */
+function onOpenFloor(room: RoomModel, outline: [number, number][]): boolean {
+  const { left, right, front } = room.box;
+  if (outline.some(([x, y]) => x < left - 1e-6 || x > right + 1e-6 || y > front + 1e-6)) return false;
+  return !room.blocks.some((block) => convexOverlap(outline, blockOutline(block)));
 }
 
 /** A rug under a group: a little wider than the anchor, reaching under the front member. */
@@ -372,7 +421,7 @@ function memberPlacements(
       return [at(sign * (frontFootprint.width / 2 + relation.gap + footprint.depth / 2), 0, sign > 0 ? -Math.PI / 2 : Math.PI / 2, frontPlacement)];
     }
     case 'around': {
-      const tuck = 0.1;
+      const tuck = CHAIR_TUCK_M;
       const perSide = Math.max(1, Math.floor(anchor.width / 0.6));
       const out: Placement[] = [];
       for (let k = 0; k < perSide; k++) {
@@ -431,6 +480,12 @@ function overlaps(candidates: GroupCandidate[][], choice: number[], upTo = choic
         for (const q of b.pieces) {
           if (isFlat(q.piece.footprint)) continue;
           if (footprintsOverlap(p.placement, q.placement, PIECE_GAP_M)) count++;
+        }
+      }
+      // One group's pieces on the floor another keeps clear (a chest of drawers beside the bed).
+      for (const [one, other] of [[a, b], [b, a]] as const) {
+        for (const clearance of one.clearances) {
+          for (const q of other.pieces) if (!isFlat(q.piece.footprint) && convexOverlap(clearance, base(q.placement))) count++;
         }
       }
     }
