@@ -1,9 +1,10 @@
 /**
  * A rendered room's exact RoomModel (staging's view of a room) from its spec alone: the analysis frame (camera at
- * the origin, Y toward the wall the camera faces, Z up), the room's box, the camera and the openings on the three
- * walls the camera can face. Plans made on it are judged against the true room, not an estimate.
+ * the origin, Y toward the wall the camera faces, Z up), the room's box and blocks (an L-shaped room's corner), the
+ * camera and the openings on the three walls the camera can face. Plans made on it are judged against the true
+ * room, not an estimate.
  */
-import type { RoomModel, RoomOpening, WallLabel } from '../src/staging/room-model.js';
+import type { RoomBlock, RoomModel, RoomOpening, WallLabel } from '../src/staging/room-model.js';
 import { projectWorld } from '../src/staging/room-model.js';
 import type { PinholeCamera } from '../src/vision/geometry/camera.js';
 import type { Mat3, Vec3 } from '../src/vision/geometry/vec3.js';
@@ -53,5 +54,11 @@ export function renderedRoomModel(spec: RoomSpec): RoomModel {
     const polygon = corners.map((c) => projectWorld(pinhole, c)).filter((p): p is [number, number] => p !== undefined);
     openings.push({ kind: o.kind, wall: label, u0: Math.min(...along), u1: Math.max(...along), bottom: o.z0, top: o.z1, polygon: polygon.length === 4 ? polygon : [] });
   }
-  return { camera: pinhole, box, visibleWalls: new Set<WallLabel>(['wall-left', 'wall-front', 'wall-right']), openings };
+  const blocks: RoomBlock[] = (spec.room.blocks ?? []).map(({ min, max }) => {
+    const corners = [toFrame([min[0], min[1], 0]), toFrame([max[0], max[1], 0])];
+    const xs = corners.map((c) => c[0]);
+    const ys = corners.map((c) => c[1]);
+    return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
+  });
+  return { camera: pinhole, box, visibleWalls: new Set<WallLabel>(['wall-left', 'wall-front', 'wall-right']), openings, blocks };
 }
