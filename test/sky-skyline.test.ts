@@ -237,6 +237,40 @@ describe('sky_fix leaves alone what it cannot do well, and says why', () => {
     assert.deepEqual(output.data, image.data);
   });
 
+  it('replaces a fog down to the soft but consistent top of a fogged tower, and leaves the tower as it is', () => {
+    // The tower of the test above, with a soft top: 16 levels darker than the fog over 4 pixels, too soft for the
+    // walk from the top to stop at; below it the tower still fades into the fog as it rises. The fog ends at the
+    // first consistent edge.
+    const width = 480;
+    const height = 360;
+    const fog: Rgb = [206, 207, 208];
+    const { image, notSky } = paint(width, height, (x, y) => {
+      if (y >= 0.8 * height) return { rgb: [70, 80, 60], sky: false };
+      const top = 0.15 * height;
+      if (x < 0.35 * width && y > top) {
+        const edge = Math.min(1, (y - top) / 4) * 16;
+        const depth = Math.min(1, (y - top) / (0.45 * height));
+        const body: Rgb = [110, 118, 120];
+        const facade = y > 0.6 * height && Math.floor(y / 8) % 2 === 0 ? 20 : 0;
+        return { rgb: fog.map((f, c) => f - edge + (body[c]! - f + 16) * depth - facade) as Rgb, sky: false };
+      }
+      if (x > 0.5 * width && y > 0.55 * height) return { rgb: [90, 60, 50], sky: false };
+      return { rgb: fog, sky: true };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.reason, 'replaced', JSON.stringify(report));
+    // The 4-pixel ramp is the soft skyline, mixed, as the one-pixel boundary of a crisp one is.
+    assert.equal(changedNonSky(image, output, notSky, 4), 0);
+    let skyChanged = 0;
+    for (let y = 5; y < 0.5 * height; y++) {
+      for (let x = Math.round(0.4 * width); x < width - 5; x++) {
+        const i = (y * width + x) * 3;
+        if (output.data[i + 2] !== image.data[i + 2]) skyChanged++;
+      }
+    }
+    assert.ok(skyChanged / ((0.5 * height - 5) * (0.6 * width - 5)) > 0.99, `fog replaced beside the tower: ${skyChanged}`);
+  });
+
   it('leaves a sky that goes on below the skyline unchanged (sky_below_skyline)', () => {
     // A bare crown (a dense lattice of one-pixel twigs) in front of the lower half of an overcast sky that pales
     // upward: the skyline walk stops at the crown's first twigs, with the same sky between the twigs below.

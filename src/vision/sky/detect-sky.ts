@@ -15,6 +15,8 @@ export interface SkyDetection {
   /** The working copy that was analysed. */
   planes: ColourPlanes;
   segmentation: SkySegmentation;
+  /** The sky-like region the classifier judged, before refineSky: what the walk from the top border reached. */
+  walked: SkySegmentation;
   classification: SkyClassification;
   /** Row of the full-resolution image where the replacement sky's horizon goes. */
   horizonRow: number;
@@ -38,7 +40,7 @@ export function detectSky(image: RawImage, options: SkyDetectionOptions = {}): S
   const segmentation = refineSky(planes, skyLike, options.segmentation);
   const workingRow = horizonRowOf(segmentation);
   const horizonRow = Math.max(MIN_HORIZON_FRACTION, (workingRow + 1) / planes.height) * image.height;
-  return { planes, segmentation, classification, horizonRow };
+  return { planes, segmentation, walked: skyLike, classification, horizonRow };
 }
 
 /** The level of the lowest sky (most columns' sky ends above it), snapped to a level straight edge close by. */

@@ -7,7 +7,8 @@ import { detectSky, type SkyDetection, type SkyDetectionOptions } from './detect
 import { renderLinearSky, type LinearSky } from './render-sky.js';
 import type { SkyVerdict } from './sky-classifier.js';
 import { computeSkyMatte, type SkyMatteOptions } from './sky-matte.js';
-import { judgeSkyline, type SkylineClarity } from './skyline.js';
+import { hazyEdgeRows, judgeSkyline, type SkylineClarity } from './skyline.js';
+import { refineSky } from './sky-segmentation.js';
 
 /**
  * Why the sky was or was not replaced:
@@ -18,8 +19,9 @@ import { judgeSkyline, type SkylineClarity } from './skyline.js';
  * - `greyscale`: a black-and-white photo; a blue sky would colourise one part of it.
  * - `sky_below_skyline`: in most columns the sky goes on below where the skyline was found (seen through bare crowns,
  *   between wires): only the part above could be replaced, leaving the old sky under the new one in steps.
- * - `hazy_skyline`: along a long stretch the sky fades into what is below it with no edge (fog, haze): where the sky
- *   ends cannot be told, and a building hidden in the haze would be replaced.
+ * - `hazy_skyline`: along a long stretch the sky fades into what is below it with no edge (fog, haze), not even a
+ *   soft one with the sky's colour above it (see hazyEdgeRows): where the sky ends cannot be told, and a building
+ *   hidden in the haze would be replaced.
  * The last two are sky_fix declining a part it cannot do well: the photo comes back unchanged and says why.
  */
 export type SkyReplacementReason = 'replaced' | 'no_sky' | 'already_blue' | 'greyscale' | 'sky_below_skyline' | 'hazy_skyline';
@@ -117,19 +119,33 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
     },
   });
   if (image.channels < 3) return unchanged('greyscale', null, 'the image is greyscale');
-  const detection = detectSky(image, options);
+  let detection = detectSky(image, options);
   if (isNeutralEverywhere(detection.planes)) return unchanged('greyscale', null, 'the image has no colour');
   const { classification } = detection;
   if (classification.verdict === 'blue') return unchanged('already_blue', detection, classification.because);
   if (classification.verdict === 'none') return unchanged('no_sky', detection, classification.because);
-  const skyline = judgeSkyline(detection.planes, detection.segmentation.mask);
+  let skyline = judgeSkyline(detection.planes, detection.segmentation.mask);
   if (skyline.columns > 0 && skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP) {
     const because = 'the sky goes on below the skyline in most columns (bare crowns, wires): only part of it could be replaced';
     return unchanged('sky_below_skyline', detection, because, skyline);
   }
   if (skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) {
-    const because = 'the sky fades into what is below it with no edge over a long stretch (fog or haze): where it ends is unclear';
-    return unchanged('hazy_skyline', detection, because, skyline);
+    // Haze hides where the sky ends: the sky is what lies above the first consistent soft edge, where there is one,
+    // and the sky beside is grown again from that (the sky grown beside a walk into a fogged tower is tower).
+    const { walked, planes } = detection;
+    const mask = walked.mask.slice();
+    const reachable = walked.reachable.slice();
+    const cutRows = hazyEdgeRows(planes, mask);
+    for (let x = 0; x < planes.width; x++) {
+      for (let y = Math.max(0, cutRows[x]!); cutRows[x]! >= 0 && y < planes.height; y++) mask[y * planes.width + x] = reachable[y * planes.width + x] = 0;
+    }
+    const segmentation = refineSky(planes, { ...walked, mask, reachable }, options.segmentation);
+    skyline = judgeSkyline(planes, segmentation.mask, cutRows.map((row) => (row >= 0 ? 1 : 0)));
+    if (skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) {
+      const because = 'the sky fades into what is below it with no edge over a long stretch (fog or haze): where it ends is unclear';
+      return unchanged('hazy_skyline', detection, because, skyline);
+    }
+    detection = { ...detection, segmentation };
   }
 
   const matte = computeSkyMatte(image, detection.planes, detection.segmentation, options.matte);

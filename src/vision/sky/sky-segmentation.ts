@@ -266,7 +266,9 @@ function unmixedSkyShare(mask: Uint8Array, distance: Float32Array, width: number
 export function refineSky(planes: ColourPlanes, segmentation: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation {
   const { width, height } = planes;
   const mask = segmentation.mask.slice();
-  if (extendSkyBeside(planes, segmentation.reachable, mask, options.skyline) > 0) dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
+  extendSkyBeside(planes, segmentation.reachable, mask, options.skyline);
+  // Also after a cut at hazy edges (replaceSky), which leaves a column walked past a faint corner on its own.
+  dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
   keepOneSky(planes, mask);
   if (mask.every((value, i) => value === segmentation.mask[i])) return segmentation;
   const { reachable, cues, barriers } = segmentation;

@@ -98,10 +98,9 @@ const BESIDE_CLEARANCE = 3;
  * (sky-like in `candidate`, no strong edge, no soft step), then takes the band of open pixels of that width along
  * what it reached; a piece that does not join the walked sky beside it seamlessly is taken back (see
  * dropSeamedAdditions). A roofline is a strong edge all along, so this reaches no wall that the walk would not reach
- * through the same gap, and it spreads through no gap narrower than the clearance. Changes `allowed` in place;
- * returns how many pixels it added.
+ * through the same gap, and it spreads through no gap narrower than the clearance. Changes `allowed` in place.
  */
-export function extendSkyBeside(planes: ColourPlanes, candidate: Uint8Array, allowed: Uint8Array, options: SkylineOptions = {}): number {
+export function extendSkyBeside(planes: ColourPlanes, candidate: Uint8Array, allowed: Uint8Array, options: SkylineOptions = {}): void {
   const settings = { ...DEFAULTS, ...options };
   const { width, height } = planes;
   const edge = edgeStrength(planes);
@@ -153,8 +152,7 @@ export function extendSkyBeside(planes: ColourPlanes, candidate: Uint8Array, all
     }
     frontier = next;
   }
-  if (added > 0) added -= dropSeamedAdditions(planes, walked, allowed);
-  return added;
+  if (added > 0) dropSeamedAdditions(planes, walked, allowed);
 }
 
 /** Pixels on each side of a joint whose mean colours dropSeamedAdditions compares. */
@@ -171,14 +169,13 @@ const JOINT_TOLERANCE = 0.012;
  * Takes back each piece of added sky (4-connected) that does not join the walked sky beside it seamlessly: the mean,
  * over every row where the two meet side by side, of the step between JOINT_SPAN added pixels and as many walked
  * ones must stay under JOINT_TOLERANCE in every channel. A piece that meets the walked sky nowhere side by side is
- * taken back too. Returns how many pixels it took back.
+ * taken back too.
  */
-function dropSeamedAdditions(planes: ColourPlanes, walked: Uint8Array, allowed: Uint8Array): number {
+function dropSeamedAdditions(planes: ColourPlanes, walked: Uint8Array, allowed: Uint8Array): void {
   const { width, height } = planes;
   const channels = [planes.r, planes.g, planes.b];
   const added = new Uint8Array(allowed.length);
   for (let i = 0; i < allowed.length; i++) added[i] = allowed[i] && !walked[i] ? 1 : 0;
-  let removed = 0;
   for (const piece of connectedComponents(added, width, height)) {
     const step = [0, 0, 0];
     let joints = 0;
@@ -202,9 +199,17 @@ function dropSeamedAdditions(planes: ColourPlanes, walked: Uint8Array, allowed: 
     const seamless = joints > 0 && step.every((sum) => Math.abs(sum / joints) <= JOINT_TOLERANCE);
     if (seamless) continue;
     for (const i of piece.pixels) allowed[i] = 0;
-    removed += piece.pixels.length;
   }
-  return removed;
+}
+
+/** Mean colour of rows [y0, y1) of column x (the pixel at y0 when the range is empty). */
+function columnMean(planes: ColourPlanes, x: number, y0: number, y1: number): [number, number, number] {
+  const rows = Math.max(1, y1 - y0);
+  return [planes.r, planes.g, planes.b].map((plane) => {
+    let sum = 0;
+    for (let y = y0; y < y0 + rows; y++) sum += plane[y * planes.width + x]!;
+    return sum / rows;
+  }) as [number, number, number];
 }
 
 function sameColour(planes: ColourPlanes, i: number, j: number, tolerance: number): boolean {
@@ -294,6 +299,63 @@ export function dropNarrowStrips(mask: Uint8Array, width: number, height: number
   }
 }
 
+/**
+ * Soft step (see softSteps, down a column) from which a hazy skyline is an edge: 6 levels of 8 bits between the
+ * means of 3 pixels. The fog over grey_fog_glass_tower_10 changes by 1 level in 10 rows, its tower's fogged top
+ * edge measures 0.03–0.05 (the tower fades into the fog over 4–5 pixels but does not fade out).
+ */
+const HAZY_EDGE_STEP = 0.025;
+/**
+ * Largest difference (any channel) between the sky just above a hazy edge and the top of its column: the one-sky
+ * tolerance of sky-segmentation. A tower that fades into the fog with no edge at its top is walked into down to an
+ * edge inside it (a band of windows), where what lies above is the tower's colour by then, not the sky's.
+ */
+const HAZY_EDGE_SKY_TOLERANCE = 0.06;
+/**
+ * Neighbouring columns whose hazy edges lie at most this many rows apart belong to one edge: a slant of up to 76°
+ * (the fogged tower's top corner falls 3 rows a column).
+ */
+const HAZY_EDGE_SLOPE = 4;
+/** Shortest run of columns, as a fraction of the width, along which one hazy edge must go to count as a skyline. */
+const HAZY_EDGE_MIN_RUN = 0.02;
+
+/**
+ * Where haze hides the skyline (see judgeSkyline), the sky is what lies above the first consistent edge: in each
+ * column, the first soft step of at least HAZY_EDGE_STEP down the sky hanging from the top border of `mask`, taken
+ * at its strongest row, when the same edge goes on (HAZY_EDGE_SLOPE) across HAZY_EDGE_MIN_RUN of the width. A
+ * roofline is such an edge at the row where the walk stopped, so cutting there cuts nothing; a tower fading into fog
+ * is cut at its soft top instead of walked into. A fog that fades with no edge at all has none. Returns, per column,
+ * the row from which everything is to be cut (−1: no such edge).
+ */
+export function hazyEdgeRows(planes: ColourPlanes, mask: Uint8Array): Int32Array {
+  const { width, height } = planes;
+  const down = softSteps(planes, 'down');
+  const edgeRow = new Int32Array(width).fill(-1);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height && mask[y * width + x]; y++) {
+      if (down[y * width + x]! < HAZY_EDGE_STEP) continue;
+      let peak = y;
+      // Down to the strongest step, which for sky ending where the walk stopped is the first row below it.
+      while (peak + 1 < height && down[(peak + 1) * width + x]! > down[peak * width + x]! && mask[peak * width + x]) peak++;
+      // The first edge counts only with the sky's colour above it.
+      const above = columnMean(planes, x, Math.max(0, y - SOFT_STEP_SPAN), y);
+      const top = columnMean(planes, x, 0, Math.min(y, SOFT_STEP_SPAN));
+      if (above.every((value, c) => Math.abs(value - top[c]!) <= HAZY_EDGE_SKY_TOLERANCE)) edgeRow[x] = peak;
+      break;
+    }
+  }
+  const cutRow = new Int32Array(width).fill(-1);
+  const minRun = Math.max(2, Math.round(HAZY_EDGE_MIN_RUN * width));
+  let start = 0;
+  for (let x = 1; x <= width; x++) {
+    const linked = x < width && edgeRow[x]! >= 0 && edgeRow[x - 1]! >= 0 && Math.abs(edgeRow[x]! - edgeRow[x - 1]!) <= HAZY_EDGE_SLOPE;
+    if (linked) continue;
+    if (edgeRow[start]! >= 0 && x - start >= minRun) cutRow.set(edgeRow.subarray(start, x), start);
+    start = x;
+  }
+  return cutRow;
+}
+
 /** How clearly the sky ends where the skyline walk stopped: see judgeSkyline. */
 export interface SkylineClarity {
   /** Columns whose sky ends above the frame's bottom rows. */
@@ -315,9 +377,10 @@ export const WEAK_SKYLINE_STEP = 0.12;
  * colour to something else. Two failures are measured. Where the step is small in most columns, the sky goes on
  * below the stop (seen through a bare crown, between wires): replacing only what is above would leave the old sky
  * under the new one in steps. Where it is weak along a long stretch, haze hides where the sky ends (a tower fading
- * into fog): the walk ran on into the building.
+ * into fog): the walk ran on into the building. Columns flagged in `edgeColumns` end at a soft edge found by
+ * hazyEdgeRows: they count as clear for the weak run.
  */
-export function judgeSkyline(planes: ColourPlanes, mask: Uint8Array): SkylineClarity {
+export function judgeSkyline(planes: ColourPlanes, mask: Uint8Array, edgeColumns?: ArrayLike<number>): SkylineClarity {
   const { width, height } = planes;
   const steps: number[] = [];
   let run = 0;
@@ -337,7 +400,7 @@ export function judgeSkyline(planes: ColourPlanes, mask: Uint8Array): SkylineCla
       Math.abs(planes.b[above]! - planes.b[below]!),
     );
     steps.push(step);
-    run = step < WEAK_SKYLINE_STEP ? run + 1 : 0;
+    run = step < WEAK_SKYLINE_STEP && !edgeColumns?.[x] ? run + 1 : 0;
     longest = Math.max(longest, run);
   }
   steps.sort((a, b) => a - b);
