@@ -48,6 +48,38 @@ function changedNonSky(before: RawImage, after: RawImage, notSky: Uint8Array, ma
 
 const sky = loadCatalog().defaultSky;
 
+/**
+ * 1 on the limbs of a drawn bare tree: a trunk from (x0, bottom) up, forking `depth` times into limbs that thin
+ * from `thickness` pixels to one, bent by a seeded generator.
+ */
+function bareTree(width: number, height: number, x0: number, bottom: number, length: number, thickness: number, depth: number): Uint8Array {
+  const random = seededRandom(5);
+  const limbs = new Uint8Array(width * height);
+  const draw = (x: number, y: number, angle: number, length: number, thickness: number, depth: number): void => {
+    const x1 = x + Math.cos(angle) * length;
+    const y1 = y - Math.sin(angle) * length;
+    const steps = Math.ceil(length * 2);
+    const radius = thickness / 2;
+    for (let k = 0; k <= steps; k++) {
+      const cx = x + ((x1 - x) * k) / steps;
+      const cy = y + ((y1 - y) * k) / steps;
+      for (let py = Math.floor(cy - radius); py <= Math.ceil(cy + radius); py++) {
+        for (let px = Math.floor(cx - radius); px <= Math.ceil(cx + radius); px++) {
+          if (px < 0 || py < 0 || px >= width || py >= height) continue;
+          if (Math.hypot(px + 0.5 - cx, py + 0.5 - cy) <= Math.max(0.5, radius)) limbs[py * width + px] = 1;
+        }
+      }
+    }
+    if (depth === 0) return;
+    for (const side of [-1, 1]) {
+      const spread = side * (0.35 + 0.35 * random());
+      draw(x1, y1, angle + spread, length * (0.68 + 0.1 * random()), Math.max(1, thickness * 0.62), depth - 1);
+    }
+  };
+  draw(x0, bottom, Math.PI / 2, length, thickness, depth);
+  return limbs;
+}
+
 describe('sky_fix paints nothing that is not sky', () => {
   it('keeps every pixel of a white gable under a white overcast sky bit-identical', () => {
     // The hard case: the gable's white is the sky's white; only a thin grey fascia separates them.
@@ -269,6 +301,41 @@ describe('sky_fix leaves alone what it cannot do well, and says why', () => {
       }
     }
     assert.ok(skyChanged / ((0.5 * height - 5) * (0.6 * width - 5)) > 0.99, `fog replaced beside the tower: ${skyChanged}`);
+  });
+
+  it('replaces the sky seen through a bare crown, and leaves the limbs and twigs as they are', () => {
+    // Open overcast sky above; below it a bare tree whose limbs thin to one-pixel twigs, where the walk from the top
+    // stops at the first twig with the same sky between the twigs below.
+    const width = 480;
+    const height = 360;
+    const limbs = bareTree(width, height, 240, 0.85 * height, 90, 14, 8);
+    const { image, notSky } = paint(width, height, (x, y) => {
+      if (y >= 0.85 * height) return { rgb: [110, 96, 70], sky: false };
+      const level = 236 - 0.05 * y;
+      if (limbs[Math.floor(y) * width + Math.floor(x)]) return { rgb: [64, 54, 48], sky: false };
+      return { rgb: [level - 3, level - 1, level + 1], sky: true };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.reason, 'replaced', JSON.stringify(report));
+    assert.equal(changedNonSky(image, output, notSky, 1), 0);
+    // The sky between the twigs is the new sky wherever it is two pixels clear of a limb.
+    const clear = (i: number) => {
+      const x = i % width;
+      const y = (i - x) / width;
+      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) if (notSky[Math.min(height - 1, Math.max(0, y + dy)) * width + Math.min(width - 1, Math.max(0, x + dx))]) return false;
+      return true;
+    };
+    let inCrown = 0;
+    let replaced = 0;
+    for (let y = 150; y < 0.8 * height; y++) {
+      for (let x = 120; x < 360; x++) {
+        const i = y * width + x;
+        if (!clear(i)) continue;
+        inCrown++;
+        if (output.data[i * 3 + 2] !== image.data[i * 3 + 2]) replaced++;
+      }
+    }
+    assert.ok(replaced / inCrown > 0.95, `sky through the crown replaced: ${replaced} of ${inCrown}`);
   });
 
   it('leaves a sky that goes on below the skyline unchanged (sky_below_skyline)', () => {

@@ -8,7 +8,8 @@ import { renderLinearSky, type LinearSky } from './render-sky.js';
 import type { SkyVerdict } from './sky-classifier.js';
 import { computeSkyMatte, type SkyMatteOptions } from './sky-matte.js';
 import { hazyEdgeRows, judgeSkyline, type SkylineClarity } from './skyline.js';
-import { refineSky } from './sky-segmentation.js';
+import { refineSky, skyThroughVeil } from './sky-segmentation.js';
+import { classifySky } from './sky-classifier.js';
 
 /**
  * Why the sky was or was not replaced:
@@ -121,14 +122,21 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
   if (image.channels < 3) return unchanged('greyscale', null, 'the image is greyscale');
   let detection = detectSky(image, options);
   if (isNeutralEverywhere(detection.planes)) return unchanged('greyscale', null, 'the image has no colour');
-  const { classification } = detection;
-  if (classification.verdict === 'blue') return unchanged('already_blue', detection, classification.because);
-  if (classification.verdict === 'none') return unchanged('no_sky', detection, classification.because);
+  if (detection.classification.verdict === 'blue') return unchanged('already_blue', detection, detection.classification.because);
   let skyline = judgeSkyline(detection.planes, detection.segmentation.mask);
-  if (skyline.columns > 0 && skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP) {
-    const because = 'the sky goes on below the skyline in most columns (bare crowns, wires): only part of it could be replaced';
-    return unchanged('sky_below_skyline', detection, because, skyline);
+  const goesOnBelow = detection.classification.verdict === 'grey' && skyline.columns > 0 && skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP;
+  if (detection.classification.verdict === 'none' || goesOnBelow) {
+    // The walk stopped at the first twig of a bare crown: the sky through the crown may make it a sky after all.
+    const veiled = throughVeil(detection, options);
+    if (veiled === null) {
+      if (!goesOnBelow) return unchanged('no_sky', detection, detection.classification.because);
+      const because = 'the sky goes on below the skyline in most columns (bare crowns, wires): only part of it could be replaced';
+      return unchanged('sky_below_skyline', detection, because, skyline);
+    }
+    detection = veiled.detection;
+    skyline = veiled.skyline;
   }
+  const { classification } = detection;
   if (skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) {
     // Haze hides where the sky ends: the sky is what lies above the first consistent soft edge, where there is one,
     // and the sky beside is grown again from that (the sky grown beside a walk into a fogged tower is tower).
@@ -168,6 +176,22 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
       skySaturation,
     },
   };
+}
+
+/**
+ * The detection with the sky seen through bare crowns (see skyThroughVeil) when the whole is a grey sky (the
+ * classifier's verdict on it) that ends at a clear skyline (judgeSkyline: the sky no longer goes on below it, and
+ * no long stretch of it is hazy); otherwise null.
+ */
+function throughVeil(detection: SkyDetection, options: ReplaceSkyOptions): { detection: SkyDetection; skyline: SkylineClarity } | null {
+  const { planes } = detection;
+  const segmentation = skyThroughVeil(planes, detection.walked, options.segmentation);
+  if (segmentation === null) return null;
+  const classification = classifySky(planes, segmentation, options.classifier);
+  if (classification.verdict !== 'grey') return null;
+  const skyline = judgeSkyline(planes, segmentation.mask);
+  if (skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP || skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) return null;
+  return { detection: { ...detection, segmentation, classification }, skyline };
 }
 
 function composite(

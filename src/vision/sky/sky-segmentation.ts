@@ -1,7 +1,7 @@
 import { smoothstep } from '../shaping.js';
 import { connectedComponents } from '../connected-components.js';
 import { boxMean } from '../box-filter.js';
-import type { ColourPlanes } from '../colour-planes.js';
+import { lumaOf, type ColourPlanes } from '../colour-planes.js';
 import { closeMask, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel, planarFit } from './sky-model.js';
@@ -127,7 +127,10 @@ export function segmentSky(planes: ColourPlanes, options: SkySegmentationOptions
   return finishSegmentation(planes, mask, reachable, cues, barriers, settings);
 }
 
-/** The sky model, soft mask and confidence of a final sky mask. */
+/**
+ * The sky model, soft mask and confidence of a final sky mask; the model is fitted to `openSky` (by default the whole
+ * mask: sky seen through a veil of twigs would darken it).
+ */
 function finishSegmentation(
   planes: ColourPlanes,
   mask: Uint8Array,
@@ -135,10 +138,11 @@ function finishSegmentation(
   cues: SkyCues,
   barriers: LineSegment[],
   settings: typeof DEFAULTS,
+  openSky: Uint8Array = mask,
 ): SkySegmentation {
   const { width, height } = planes;
   const radius = Math.max(2, Math.round(settings.skyModelRadiusFraction * Math.max(width, height)));
-  const skyModel = fitSkyModel(planes, mask, radius);
+  const skyModel = fitSkyModel(planes, openSky, radius);
   const finalDistance = distanceToSky(planes, skyModel);
   const softMask = unmixedSkyShare(mask, finalDistance, width, height, settings);
   const confidence = new Float32Array(width * height);
@@ -273,6 +277,65 @@ export function refineSky(planes: ColourPlanes, segmentation: SkySegmentation, o
   if (mask.every((value, i) => value === segmentation.mask[i])) return segmentation;
   const { reachable, cues, barriers } = segmentation;
   return finishSegmentation(planes, mask, reachable, cues, barriers, { ...DEFAULTS, ...options });
+}
+
+/**
+ * Share of a piece's pixels that must be textured (cue texture ≥ veilTexture) for it to be a veil of twigs (with
+ * the open sky below the crown that it encloses): 0.82 in the crown of grey_bare_tree_branches_07, 0.34 around a
+ * drawn tree of the tests whose crown leaves much open sky beside the trunk; a smooth wall under a parapet has none.
+ */
+const VEIL_TEXTURED_SHARE = 0.25;
+/** Radius, in working pixels, searched for the open sky between the twigs of a veil. */
+const VEIL_GAP_RADIUS = 2;
+/**
+ * Largest luma difference between the brightest pixel near a pixel of a veil and the open sky's model there, for
+ * three quarters of the veil's pixels: the sky seen between the twigs is the open sky. 0.019 in the crown of
+ * grey_bare_tree_branches_07; the pale stone facades of grey_street_crosswalk_haze_05, which the veil flood also
+ * reaches, measure 0.07 and 0.12.
+ */
+const VEIL_GAP_TOLERANCE = 0.03;
+/**
+ * Smallest share of the image the open sky (the walked sky) must cover for a veil to be judged against its model:
+ * 0.17 over the crown of grey_bare_tree_branches_07, 0.45 over outdoor_grey_sky_branches_06; 0.02 and 0.01 of sky
+ * through the leafy canopies of edge_exif_orient3_02 and edge_exif_orient6_01, whose leaves took a blue cast.
+ */
+const VEIL_MIN_OPEN_SKY = 0.1;
+
+/**
+ * The sky seen through bare crowns below the walk from the top (which stops at the first twig): each piece of what
+ * the floods reached below it (`reachable`, see growThroughVeil) that is a veil — mostly textured, and with the open
+ * sky's own colour between its twigs (VEIL_GAP_TOLERANCE) — joins the walked sky, and the whole is unmixed against
+ * the open sky's model, so that each twig keeps its share (see unmixedSkyShare; the matte refines it at full
+ * resolution). A smooth wall under a parapet is no veil, and a facade of windows has its own colour between them.
+ * Returns null when nothing below the walk is a veil, or the open sky is too small to judge one by
+ * (VEIL_MIN_OPEN_SKY). Whether the whole is a sky that ends at a crisp skyline is for the caller to judge.
+ */
+export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation | null {
+  const settings = { ...DEFAULTS, ...options };
+  const { width, height } = planes;
+  if (walked.mask.reduce((sum, value) => sum + value, 0) < VEIL_MIN_OPEN_SKY * width * height) return null;
+  const radius = Math.max(2, Math.round(settings.skyModelRadiusFraction * Math.max(width, height)));
+  const openLuma = lumaOf(fitSkyModel(planes, walked.mask, radius));
+  const brightest = localMax(lumaOf(planes), width, height, VEIL_GAP_RADIUS);
+  const below = new Uint8Array(walked.mask.length);
+  for (let i = 0; i < below.length; i++) below[i] = walked.reachable[i] && !walked.mask[i] ? 1 : 0;
+  const mask = walked.mask.slice();
+  let veiled = false;
+  for (const { pixels } of connectedComponents(below, width, height)) {
+    let textured = 0;
+    const gaps: number[] = [];
+    for (const i of pixels) {
+      if (walked.cues.texture[i]! >= settings.veilTexture) textured++;
+      gaps.push(Math.abs(openLuma[i]! - brightest[i]!));
+    }
+    gaps.sort((a, b) => a - b);
+    if (textured < VEIL_TEXTURED_SHARE * pixels.length || gaps[Math.floor(0.75 * (gaps.length - 1))]! > VEIL_GAP_TOLERANCE) continue;
+    for (const i of pixels) mask[i] = 1;
+    veiled = true;
+  }
+  if (!veiled) return null;
+  keepOneSky(planes, mask);
+  return finishSegmentation(planes, mask, walked.reachable, walked.cues, walked.barriers, settings, walked.mask);
 }
 
 /**
