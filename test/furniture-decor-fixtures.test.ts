@@ -4,12 +4,13 @@ import furnitures from '../src/catalog/furnitures.json' with { type: 'json' };
 import type { Footprint, FurnitureGenerator, PieceGeometry } from '../src/furniture/generator.js';
 import { DECOR_GENERATORS } from '../src/furniture/generators/decor.js';
 import { FIXTURE_GENERATORS } from '../src/furniture/generators/fixtures.js';
+import { wallArtGenerator } from '../src/furniture/generators/wall-art.js';
 import { bounds, type Mesh } from '../src/furniture/mesh.js';
 import { STYLE_PROFILES, styleProfile } from '../src/furniture/styles.js';
 import { Random } from '../src/random.js';
 import { closedMeshProblems } from './helpers/mesh-check.js';
 
-const GENERATORS: readonly FurnitureGenerator[] = [...DECOR_GENERATORS, ...FIXTURE_GENERATORS];
+const GENERATORS: readonly FurnitureGenerator[] = [...DECOR_GENERATORS, wallArtGenerator as FurnitureGenerator, ...FIXTURE_GENERATORS];
 const SEEDS = [11, 2024, 90210];
 
 const EXPECTED_IDS = [
@@ -23,6 +24,7 @@ const EXPECTED_IDS = [
   'laundry_basket',
   'towel_radiator',
   'bathroom_mirror',
+  'wall_art',
   'bathtub',
   'freestanding_bathtub',
   'shower_enclosure',
@@ -46,6 +48,8 @@ const RANGES: Record<string, { w: Range; d: Range; h: Range; placement: Footprin
   laundry_basket: { w: [0.38, 0.52], d: [0.3, 0.52], h: [0.5, 0.65], placement: 'floor' },
   towel_radiator: { w: [0.45, 0.6], d: [0.08, 0.16], h: [0.8, 1.45], placement: 'on-wall', elevation: [0.12, 0.18] },
   bathroom_mirror: { w: [0.45, 1.0], d: [0.015, 0.045], h: [0.5, 1.0], placement: 'on-wall', elevation: [1.0, 1.2] },
+  // Hung with its centre near eye height (1.45–1.55 m).
+  wall_art: { w: [0.4, 1.3], d: [0.025, 0.04], h: [0.35, 1.1], placement: 'on-wall', elevation: [0.9, 1.3] },
   bathtub: { w: [1.5, 1.8], d: [0.7, 0.8], h: [0.65, 0.85], placement: 'against-wall' },
   freestanding_bathtub: { w: [1.5, 1.8], d: [0.72, 0.85], h: [0.55, 0.8], placement: 'floor' },
   shower_enclosure: { w: [0.8, 1.4], d: [0.8, 1.0], h: [1.95, 2.05], placement: 'against-wall' },
@@ -105,6 +109,16 @@ function checkSpecifics(id: string, params: object, geometry: PieceGeometry, fp:
     case 'bathroom_mirror':
       assert.equal(partNamed(geometry, 'glass').kind, 'mirror', label);
       break;
+    case 'wall_art': {
+      assert.equal(partNamed(geometry, 'canvas').kind, 'fabric', label);
+      // At least one painted shape, on the canvas and inside its frame.
+      const paint = partNamed(geometry, 'paint-0');
+      const canvas = bounds(partNamed(geometry, 'canvas').mesh);
+      const b = bounds(paint.mesh);
+      assert.ok(b.min[0] >= canvas.min[0] - 1e-9 && b.max[0] <= canvas.max[0] + 1e-9 && b.min[2] >= canvas.min[2] - 1e-9 && b.max[2] <= canvas.max[2] + 1e-9, `${label}: paint off the canvas`);
+      assert.ok(b.max[1] <= canvas.min[1] + 1e-9, `${label}: paint behind the canvas's face`);
+      break;
+    }
     case 'rug':
       assert.ok(['160x230', '200x300', '240x340', 'round'].includes(field<string>(params, 'size')), label);
       assert.equal(partNamed(geometry, 'rug').kind, 'rug', label);

@@ -22,9 +22,11 @@ describe('placePiece', () => {
         const { placement } = outcome;
         spots.add(`${placement.x.toFixed(2)},${placement.y.toFixed(2)},${placement.yaw}`);
         const base = placement.corners.slice(0, 4);
+        // Standing pieces keep 6 cm from a wall, hung ones hang 1 cm from it.
+        const gap = footprint.placement === 'on-wall' ? 0.01 : WALL_GAP_M;
         for (const [x, y] of base) {
-          assert.ok(x >= room.box.left + WALL_GAP_M - 0.012 && x <= room.box.right - WALL_GAP_M + 0.012, `x ${x} through a side wall`);
-          assert.ok(y <= room.box.front - WALL_GAP_M + 0.012, `y ${y} through the front wall`);
+          assert.ok(x >= room.box.left + gap - 0.006 && x <= room.box.right - gap + 0.006, `x ${x} through a side wall`);
+          assert.ok(y <= room.box.front - gap + 0.006, `y ${y} through the front wall`);
           const pixel = projectWorld(room.camera, [x, y, room.box.floor]);
           assert.ok(pixel && pixel[0] >= 0 && pixel[0] <= room.camera.width && pixel[1] >= 0 && pixel[1] <= room.camera.height, 'footprint off the photo');
         }
@@ -32,7 +34,11 @@ describe('placePiece', () => {
         const door = room.openings.find((o) => o.kind === 'door')!;
         const inStrip = base.some(([x, y]) => x - room.box.left < DOOR_CLEARANCE_M && y > door.u0 - 0.15 && y < door.u1 + 0.15);
         assert.ok(!inStrip, `seed ${seed} stands in front of the door`);
-        if (footprint.placement === 'against-wall') assert.ok(placement.against, 'a wall piece stands against a wall');
+        if (footprint.placement !== 'floor') assert.ok(placement.against, 'a wall piece stands against a wall');
+        if (footprint.placement === 'on-wall') {
+          const back = placement.against === 'wall-front' ? room.box.front - Math.max(...base.map((c) => c[1])) : placement.against === 'wall-left' ? Math.min(...base.map((c) => c[0])) - room.box.left : room.box.right - Math.max(...base.map((c) => c[0]));
+          assert.ok(Math.abs(back - 0.01) < 1e-6, `a hung piece ${back.toFixed(3)} m off its wall`);
+        }
       }
       assert.ok(spots.size > 1, 'different seeds give different spots');
     });

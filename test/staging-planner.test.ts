@@ -93,6 +93,30 @@ describe('planRoom', () => {
     assert.ok(beds > 0 && chairs > 0, `${beds} beds and ${chairs} chairs planned`);
   });
 
+  it('hangs art over the sofa: centred on it, on the wall, its foot 15 cm or more over the sofa; none without decor', () => {
+    let hung = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const plan = planRoom(room, request('living_room', seed));
+      const sofa = plan.pieces.find((p) => p.group === 'seating' && p.entry === 0)!;
+      const art = plan.pieces.find((p) => p.furnitureId === 'wall_art');
+      if (!art) continue;
+      hung++;
+      assert.equal(art.group, 'seating');
+      assert.equal(art.placement.against, sofa.placement.against);
+      assert.ok(Math.abs(art.placement.yaw - sofa.placement.yaw) < 1e-9);
+      // Centred on the sofa along the wall; its back 1 cm from the wall.
+      const along = sofa.placement.against === 'wall-front' ? [art.placement.x, sofa.placement.x] : [art.placement.y, sofa.placement.y];
+      assert.ok(Math.abs(along[0]! - along[1]!) < 1e-6, `seed ${seed}: art off the sofa's centre`);
+      const back = sofa.placement.against === 'wall-front' ? room.box.front - (art.placement.y + art.piece.footprint.depth / 2) : sofa.placement.against === 'wall-left' ? art.placement.x - art.piece.footprint.depth / 2 - room.box.left : room.box.right - art.placement.x - art.piece.footprint.depth / 2;
+      assert.ok(Math.abs(back - 0.01) < 1e-6, `seed ${seed}: art ${back.toFixed(3)} m off its wall`);
+      assert.ok(art.piece.footprint.elevation >= sofa.piece.footprint.height + 0.15 - 1e-9, `seed ${seed}: art's foot over the sofa's top by less than 15 cm`);
+      assert.ok(art.piece.footprint.width <= sofa.piece.footprint.width, `seed ${seed}: art wider than the sofa`);
+      const legacy = planRoom(room, request('living_room', seed, { decor: false, anneal: false }));
+      assert.ok(!legacy.pieces.some((p) => p.furnitureId === 'wall_art'), 'the legacy staging hung art');
+    }
+    assert.ok(hung >= 3, `art over the sofa in ${hung} of 5 plans`);
+  });
+
   it('places the seating group as a group: the coffee table before the sofa, 0.45 m from it', () => {
     const plan = planRoom(room, request('living_room', 3));
     const sofa = plan.pieces.find((p) => p.furnitureId === 'sofa_3_seater')!;

@@ -15,13 +15,17 @@ export type Relation =
   /** Chairs around a table: along both long sides every 0.6 m, and at the ends of a table 1.6 m long or more. */
   | { kind: 'around' }
   /** Under the group: a rug centred on the anchor and its front member. */
-  | { kind: 'under' };
+  | { kind: 'under' }
+  /** Hung on the wall behind the anchor, centred over it, its foot clear of the anchor's top (art over a sofa). */
+  | { kind: 'above' };
 
 export interface ProgrammeMember {
   furnitureId: string;
   relation: Relation;
   /** Left out, and counted as such, when it does not fit; otherwise the whole group moves until it does. */
   optional?: boolean;
+  /** Decor (art): placed with the group by smart-staging-v2 and furnish, not by the legacy smart-staging. */
+  decor?: boolean;
 }
 
 export interface ProgrammeGroup {
@@ -49,6 +53,9 @@ const COFFEE_TABLE_GAP_M = 0.45;
 /** A desk chair's seat half under the desk's front. */
 const DESK_CHAIR_GAP_M = -0.2;
 
+/** A painting over the sofa or the bed. */
+const art: ProgrammeMember = { furnitureId: 'wall_art', relation: { kind: 'above' }, optional: true, decor: true };
+
 const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolean; rug?: boolean } = {}): ProgrammeGroup => ({
   name: 'seating',
   anchor: sofa,
@@ -59,6 +66,7 @@ const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolea
     ...(options.rug === false ? [] : [{ furnitureId: 'rug', relation: { kind: 'under' } as const, optional: true }]),
     ...(options.armchair === false ? [] : [{ furnitureId: 'armchair', relation: { kind: 'flank', side: 'right', gap: 0.35 } as const, optional: true }]),
     ...(options.sideTable === false ? [] : [{ furnitureId: 'side_table', relation: { kind: 'beside', side: 'left', gap: 0.05 } as const, optional: true }]),
+    art,
   ],
 });
 
@@ -72,6 +80,7 @@ const bed = (id: string, nightstands: 0 | 1 | 2, rug = true): ProgrammeGroup => 
     ...(nightstands >= 1 ? [{ furnitureId: 'nightstand', relation: { kind: 'beside', side: 'left', gap: 0.05 } as const, optional: true }] : []),
     ...(nightstands >= 2 ? [{ furnitureId: 'nightstand', relation: { kind: 'beside', side: 'right', gap: 0.05 } as const, optional: true }] : []),
     ...(rug ? [{ furnitureId: 'rug', relation: { kind: 'under' } as const, optional: true }] : []),
+    art,
   ],
 });
 

@@ -7,6 +7,7 @@ import { FIXTURE_GENERATORS } from './generators/fixtures.js';
 import { SEATING_GENERATORS } from './generators/seating.js';
 import { STORAGE_GENERATORS } from './generators/storage.js';
 import { TABLE_GENERATORS } from './generators/tables.js';
+import { wallArtGenerator } from './generators/wall-art.js';
 import { styleProfile } from './styles.js';
 
 const GENERATORS: readonly FurnitureGenerator<object>[] = [
@@ -16,6 +17,7 @@ const GENERATORS: readonly FurnitureGenerator<object>[] = [
   ...BED_GENERATORS,
   ...STORAGE_GENERATORS,
   ...DECOR_GENERATORS,
+  wallArtGenerator,
   ...FIXTURE_GENERATORS,
 ] as readonly FurnitureGenerator<object>[];
 

@@ -1,7 +1,7 @@
 import type { Footprint } from '../furniture/generator.js';
 import type { Random } from '../random.js';
 import type { Vec3 } from '../vision/geometry/vec3.js';
-import { brokenRule, countRefusal, noSpotReason, throughWall, WALL_GAP_M, type Refusals, type RuleRequest, type RuleSettings } from './placement-rules.js';
+import { brokenRule, countRefusal, noSpotReason, throughWall, wallGap, type Refusals, type RuleRequest, type RuleSettings } from './placement-rules.js';
 import { pointOnFloor, projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 
 /** The nearest a piece stands to the camera: closer, a piece fills the frame and its perspective exaggerates. */
@@ -92,15 +92,16 @@ function candidatePoses(room: RoomModel, footprint: Footprint): Candidate[] {
   const d = footprint.depth;
   const w = footprint.width;
   const alongWall = footprint.placement !== 'floor';
+  const gap = wallGap(footprint);
   for (const wall of room.visibleWalls) {
     if (wall === 'wall-front') {
-      for (let x = left + WALL_GAP_M + w / 2; x <= right - WALL_GAP_M - w / 2 + 1e-9; x += GRID_STEP_M) {
-        out.push({ x, y: front - WALL_GAP_M - d / 2, yaw: 0, against: wall });
+      for (let x = left + gap + w / 2; x <= right - gap - w / 2 + 1e-9; x += GRID_STEP_M) {
+        out.push({ x, y: front - gap - d / 2, yaw: 0, against: wall });
       }
     } else {
-      const xc = wall === 'wall-left' ? left + WALL_GAP_M + d / 2 : right - WALL_GAP_M - d / 2;
+      const xc = wall === 'wall-left' ? left + gap + d / 2 : right - gap - d / 2;
       const yaw = wall === 'wall-left' ? Math.PI / 2 : -Math.PI / 2;
-      for (let y = NEAREST_TO_CAMERA_M + w / 2; y <= front - WALL_GAP_M - w / 2 + 1e-9; y += GRID_STEP_M) {
+      for (let y = NEAREST_TO_CAMERA_M + w / 2; y <= front - gap - w / 2 + 1e-9; y += GRID_STEP_M) {
         out.push({ x: xc, y, yaw, against: wall });
       }
     }

@@ -12,6 +12,12 @@ import { blockOutline, projectWorld, type RoomBlock, type RoomModel, type WallLa
 
 /** Gap between a piece's back and the wall it stands against (Infinigen's against_wall 0.07 m, ProcTHOR's 0.05 m). */
 export const WALL_GAP_M = 0.06;
+/** Gap between a hung piece's back and its wall (the hanger's depth). */
+export const ON_WALL_GAP_M = 0.01;
+/** The gap between a piece's back and the wall it is against: hung pieces hang at the wall, standing ones stand off it. */
+export function wallGap(footprint: Footprint): number {
+  return footprint.placement === 'on-wall' ? ON_WALL_GAP_M : WALL_GAP_M;
+}
 /** How far into the wall gap a footprint corner may reach: it still stands about 5 cm clear of the wall. */
 const WALL_SLACK_M = 0.011;
 /** Depth of the strip kept free in front of every door, and the extra width on each side of it. */
@@ -47,7 +53,7 @@ export interface RuleSettings {
 
 /** The first hard rule a placement breaks, or undefined. */
 export function brokenRule(room: RoomModel, request: RuleRequest, placement: Placement, settings: RuleSettings): BrokenRule | undefined {
-  if (throughWall(room, placement)) return 'room';
+  if (throughWall(room, placement, wallGap(request.footprint))) return 'room';
   if (tooNearCamera(placement, settings.nearestM)) return 'near';
   if (!seenInPhoto(room, request.footprint, placement, settings.seen) || behindBlock(room, placement)) return 'view';
   if (!(settings.flatPiecesInDoorStrips && isFlat(request.footprint)) && inAnyDoorStrip(room, placement)) return 'door';
@@ -69,12 +75,14 @@ function footprintCorners(placement: Placement): Vec3[] {
   return placement.corners.slice(0, 4);
 }
 
-export function throughWall(room: RoomModel, placement: Placement): boolean {
+/** Whether a footprint comes nearer a wall or block than `gap` (a standing piece's 6 cm, a hung piece's 1 cm). */
+export function throughWall(room: RoomModel, placement: Placement, gap = WALL_GAP_M): boolean {
   const { left, right, front } = room.box;
+  const near = gap - Math.min(WALL_SLACK_M, gap / 2);
   const corners = footprintCorners(placement);
-  if (corners.some(([x, y]) => x < left + WALL_GAP_M - WALL_SLACK_M || x > right - WALL_GAP_M + WALL_SLACK_M || y > front - WALL_GAP_M + WALL_SLACK_M)) return true;
+  if (corners.some(([x, y]) => x < left + near || x > right - near || y > front - near)) return true;
   const base = corners.map(([x, y]) => [x, y] as [number, number]);
-  return room.blocks.some((block) => convexOverlap(base, blockOutline(block), WALL_GAP_M - WALL_SLACK_M));
+  return room.blocks.some((block) => convexOverlap(base, blockOutline(block), near));
 }
 
 /**

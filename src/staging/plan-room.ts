@@ -3,7 +3,7 @@ import type { Footprint } from '../furniture/generator.js';
 import { samplePiece, type SampledPiece } from '../furniture/library.js';
 import { Random } from '../random.js';
 import { pose, type Placement } from './place-piece.js';
-import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, WALL_GAP_M, type Refusals, type RuleSettings } from './placement-rules.js';
+import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, ON_WALL_GAP_M, WALL_GAP_M, wallGap, type Refusals, type RuleSettings } from './placement-rules.js';
 import { blockFaces, blockOutline, projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 import { checkWalkway } from './walkway.js';
 
@@ -24,6 +24,8 @@ const DOUBLE_BED_WIDTH_M = 1.2;
 const NIGHTSTAND_DEPTH_M = 0.5;
 /** From a dining table's edge, the floor behind each chair kept clear to pull it out and pass (the anchors: 0.9–1.1 m). */
 const CHAIR_PULL_OUT_M = 0.9;
+/** Art hangs with its foot at least this far over the top of what stands under it (the anchors: 15–25 cm). */
+const ART_CLEARANCE_M = 0.15;
 /** How far a chair's seat tucks under its table. */
 const CHAIR_TUCK_M = 0.1;
 /**
@@ -101,7 +103,7 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
   const programme = roomProgramme(request.roomId);
   if (!programme) throw new Error(`no programme for room ${request.roomId}`);
   const random = new Random(request.seed).fork(`plan/${request.roomId}`);
-  const groups = programme.groups.filter((g) => request.decor || !g.decor);
+  const groups = programme.groups.filter((g) => request.decor || !g.decor).map((g) => (request.decor ? g : { ...g, members: g.members.filter((m) => !m.decor) }));
   const asked = groups.reduce((n, g) => n + 1 + g.members.length, 0);
 
   const refusals = groups.map((): Refusals => ({}));
@@ -233,6 +235,7 @@ function groupCandidatesWith(
         const tucked = member.relation.kind === 'around' || (member.relation.kind === 'front' && member.relation.gap < 0);
         const clash = !isFlat(piece.footprint) && !tucked && pieces.some((p) => !isFlat(p.piece.footprint) && footprintsOverlap(p.placement, placement, 0.01));
         if (problem || clash) continue;
+        if (member.relation.kind === 'above' && piece.footprint.elevation < anchor.footprint.elevation + anchor.footprint.height + ART_CLEARANCE_M) continue;
         if (member.relation.kind === 'around') {
           const pullOut = localRectangle(placement, -piece.footprint.width / 2, piece.footprint.width / 2, -(piece.footprint.depth / 2 - CHAIR_TUCK_M), CHAIR_PULL_OUT_M - (piece.footprint.depth / 2 - CHAIR_TUCK_M));
           if (!onOpenFloor(room, pullOut)) continue;
@@ -355,22 +358,23 @@ function anchorPoses(room: RoomModel, footprint: Footprint, place: ProgrammeGrou
     }
     return out;
   }
+  const gap = wallGap(footprint);
   for (const run of wallRuns(room)) {
     const poses: AnchorPose[] = [];
     if (run.wall === 'wall-front') {
-      const y = run.at - WALL_GAP_M - d / 2;
-      for (let x = run.u0 + WALL_GAP_M + w / 2; x <= run.u1 - WALL_GAP_M - w / 2 + 1e-9; x += GRID_STEP_M) poses.push({ x, y, yaw: 0, against: run.wall });
+      const y = run.at - gap - d / 2;
+      for (let x = run.u0 + gap + w / 2; x <= run.u1 - gap - w / 2 + 1e-9; x += GRID_STEP_M) poses.push({ x, y, yaw: 0, against: run.wall });
     } else {
-      const xc = run.wall === 'wall-left' ? run.at + WALL_GAP_M + d / 2 : run.at - WALL_GAP_M - d / 2;
+      const xc = run.wall === 'wall-left' ? run.at + gap + d / 2 : run.at - gap - d / 2;
       const yaw = run.wall === 'wall-left' ? Math.PI / 2 : -Math.PI / 2;
-      for (let y = Math.max(PLAN_NEAREST_M, run.u0 + WALL_GAP_M) + w / 2; y <= run.u1 - WALL_GAP_M - w / 2 + 1e-9; y += GRID_STEP_M) poses.push({ x: xc, y, yaw, against: run.wall });
+      for (let y = Math.max(PLAN_NEAREST_M, run.u0 + gap) + w / 2; y <= run.u1 - gap - w / 2 + 1e-9; y += GRID_STEP_M) poses.push({ x: xc, y, yaw, against: run.wall });
     }
     if (place === 'corner') {
       // A corner piece may stand anywhere along its wall (beside a sofa, between two windows), the nearer a corner of
       // the room the better: limited to the walls' two ends, a lamp and a plant competed for the same few spots.
       for (const p of poses) {
         const along = run.wall === 'wall-front' ? Math.min(p.x - run.u0, run.u1 - p.x) - w / 2 : run.u1 - p.y - w / 2;
-        p.bonus = CORNER_BONUS * Math.max(0, 1 - (along - WALL_GAP_M) / CORNER_REACH_M);
+        p.bonus = CORNER_BONUS * Math.max(0, 1 - (along - gap) / CORNER_REACH_M);
       }
     }
     out.push(...poses);
@@ -435,6 +439,10 @@ function memberPlacements(
       }
       return out;
     }
+    case 'above':
+      // Against the wall the anchor's back stands against: only a wall piece has one.
+      if (!anchorPlacement.against) return [];
+      return [{ ...at(0, anchor.depth / 2 + WALL_GAP_M - ON_WALL_GAP_M - footprint.depth / 2, 0), against: anchorPlacement.against }];
     case 'under': {
       // Under the front legs of the anchor and its front member (the coffee table), or under a bed's lower part.
       return [at(0, frontPlacement ? -(anchor.depth / 2 + 0.3) : -0.2 * anchor.depth, 0)];
