@@ -309,7 +309,17 @@ describe('sky_fix leaves alone what it cannot do well, and says why', () => {
     const width = 480;
     const height = 360;
     const limbs = bareTree(width, height, 240, 0.85 * height, 90, 14, 8);
+    // Three straight 8-pixel limbs close a pocket of sky (7 % of the frame) that no flood reaches: straight lines are
+    // barriers, and an enclosed patch that large may be a wall (see addEnclosedSky).
+    const pocket: [number, number][] = [[130, 235], [350, 235], [240, 125]];
+    const onLimb = (x: number, y: number) =>
+      pocket.some(([ax, ay], k) => {
+        const [bx, by] = pocket[(k + 1) % 3]!;
+        const t = Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
+        return Math.hypot(x - ax - t * (bx - ax), y - ay - t * (by - ay)) < 4;
+      });
     const { image, notSky } = paint(width, height, (x, y) => {
+      if (onLimb(x, y)) return { rgb: [64, 54, 48], sky: false };
       if (y >= 0.85 * height) return { rgb: [110, 96, 70], sky: false };
       const level = 236 - 0.05 * y;
       if (limbs[Math.floor(y) * width + Math.floor(x)]) return { rgb: [64, 54, 48], sky: false };
@@ -336,6 +346,17 @@ describe('sky_fix leaves alone what it cannot do well, and says why', () => {
       }
     }
     assert.ok(replaced / inCrown > 0.95, `sky through the crown replaced: ${replaced} of ${inCrown}`);
+    let inPocket = 0;
+    let pocketReplaced = 0;
+    for (let y = 180; y < 228; y++) {
+      for (let x = 200; x < 280; x++) {
+        const i = y * width + x;
+        if (!clear(i)) continue;
+        inPocket++;
+        if (output.data[i * 3 + 2] !== image.data[i * 3 + 2]) pocketReplaced++;
+      }
+    }
+    assert.ok(pocketReplaced / inPocket > 0.95, `sky in the pocket replaced: ${pocketReplaced} of ${inPocket}`);
   });
 
   it('leaves a sky that goes on below the skyline unchanged (sky_below_skyline)', () => {

@@ -2,7 +2,7 @@ import { smoothstep } from '../shaping.js';
 import { connectedComponents } from '../connected-components.js';
 import { boxMean } from '../box-filter.js';
 import { lumaOf, type ColourPlanes } from '../colour-planes.js';
-import { closeMask, floodFill, localMax } from '../mask-morphology.js';
+import { closeMask, dilateSquare, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel, planarFit } from './sky-model.js';
 import { dropNarrowStrips, extendSkyBeside, skylineLimit, type SkylineOptions } from './skyline.js';
@@ -289,11 +289,11 @@ const VEIL_TEXTURED_SHARE = 0.25;
 const VEIL_GAP_RADIUS = 2;
 /**
  * Largest luma difference between the brightest pixel near a pixel of a veil and the open sky's model there, for
- * three quarters of the veil's pixels: the sky seen between the twigs is the open sky. 0.019 in the crown of
- * grey_bare_tree_branches_07; the pale stone facades of grey_street_crosswalk_haze_05, which the veil flood also
- * reaches, measure 0.07 and 0.12.
+ * three quarters of the veil's pixels: the sky seen between the twigs is the open sky. 0.029 in the crown of
+ * grey_bare_tree_branches_07, 0.031 in the pockets of its crown's centre, where the twigs are densest; the pale stone
+ * facades of grey_street_crosswalk_haze_05, which the veil flood also reaches, measure 0.07 and 0.12.
  */
-const VEIL_GAP_TOLERANCE = 0.03;
+const VEIL_GAP_TOLERANCE = 0.04;
 /**
  * Smallest share of the image the open sky (the walked sky) must cover for a veil to be judged against its model:
  * 0.17 over the crown of grey_bare_tree_branches_07, 0.45 over outdoor_grey_sky_branches_06; 0.02 and 0.01 of sky
@@ -315,7 +315,8 @@ export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, op
   const { width, height } = planes;
   if (walked.mask.reduce((sum, value) => sum + value, 0) < VEIL_MIN_OPEN_SKY * width * height) return null;
   const radius = Math.max(2, Math.round(settings.skyModelRadiusFraction * Math.max(width, height)));
-  const openLuma = lumaOf(fitSkyModel(planes, walked.mask, radius));
+  const openSky = fitSkyModel(planes, walked.mask, radius);
+  const openLuma = lumaOf(openSky);
   const brightest = localMax(lumaOf(planes), width, height, VEIL_GAP_RADIUS);
   const below = new Uint8Array(walked.mask.length);
   for (let i = 0; i < below.length; i++) below[i] = walked.reachable[i] && !walked.mask[i] ? 1 : 0;
@@ -334,8 +335,59 @@ export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, op
     veiled = true;
   }
   if (!veiled) return null;
+  // The sky between the twigs, the brightest pixel around, is the sky to expect below the open sky, which pales
+  // toward the horizon: the pockets are judged by it, and the old sky the matte unmixes from is modelled on it.
+  const luma = lumaOf(planes);
+  const clearSky = (): Uint8Array => mask.map((value, i) => (value && luma[i]! >= brightest[i]! - CLEAR_SKY_MARGIN ? 1 : 0));
+  addPocketsInVeil(planes, walked, mask, fitSkyModel(planes, clearSky(), radius), brightest, settings);
   keepOneSky(planes, mask);
-  return finishSegmentation(planes, mask, walked.reachable, walked.cues, walked.barriers, settings, walked.mask);
+  return finishSegmentation(planes, mask, walked.reachable, walked.cues, walked.barriers, settings, clearSky());
+}
+
+/** A pixel of the sky this close (luma) to the brightest pixel around it is sky between twigs, not a twig's mixture. */
+const CLEAR_SKY_MARGIN = 0.01;
+/**
+ * Working pixels between a pocket of sky and the veil around it: the limbs that cut it off from the flood, 7–9 working
+ * pixels thick around the pockets of grey_bare_tree_branches_07 (at 6 its largest pockets stayed old sky).
+ */
+const POCKET_REACH = 10;
+
+/**
+ * Pockets of sky inside a crown that no flood reached, as the limbs around them are long and straight enough to be
+ * barriers (see detectStraightEdges): a piece of sky-like pixels (cue likelihood ≥ candidateThreshold) or of veil
+ * (textured and within veilTolerance of the open sky, as in growThroughVeil) next to the veil (within POCKET_REACH)
+ * joins when the brightest pixel near three quarters of its pixels has the open sky's luma (VEIL_GAP_TOLERANCE).
+ * Changes `mask` in place.
+ */
+function addPocketsInVeil(
+  planes: ColourPlanes,
+  walked: SkySegmentation,
+  mask: Uint8Array,
+  openSky: ColourPlanes,
+  brightest: Float32Array,
+  settings: typeof DEFAULTS,
+): void {
+  const { width, height } = planes;
+  const veil = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) veil[i] = mask[i] && !walked.mask[i] ? 1 : 0;
+  const nearVeil = dilateSquare(veil, width, height, POCKET_REACH);
+  const distance = distanceToSky(planes, openSky, 1);
+  const openLuma = lumaOf(openSky);
+  const pockets = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) {
+    const veiled = walked.cues.texture[i]! >= settings.veilTexture && distance[i]! <= settings.veilTolerance;
+    pockets[i] = !mask[i] && (walked.cues.likelihood[i]! >= settings.candidateThreshold || veiled) ? 1 : 0;
+  }
+  // Closed, as in the floods, so that a pocket is not cut into crumbs by its own twigs.
+  const closed = closeMask(pockets, width, height, settings.bridgeRadius);
+  for (let i = 0; i < closed.length; i++) if (mask[i]) closed[i] = 0;
+  for (const { pixels } of connectedComponents(closed, width, height)) {
+    if (!pixels.some((i) => nearVeil[i])) continue;
+    const own = pixels.filter((i) => pockets[i]);
+    const gaps = own.map((i) => Math.abs(openLuma[i]! - brightest[i]!)).sort((a, b) => a - b);
+    if (gaps.length === 0 || gaps[Math.floor(0.75 * (gaps.length - 1))]! > VEIL_GAP_TOLERANCE) continue;
+    for (const i of own) mask[i] = 1;
+  }
 }
 
 /**
