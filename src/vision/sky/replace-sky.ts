@@ -18,8 +18,9 @@ import { classifySky } from './sky-classifier.js';
  *   image or boxed in by straight lines (a ceiling): see `because`.
  * - `already_blue`: the sky is blue already; replacing it would only trade one blue for another.
  * - `greyscale`: a black-and-white photo; a blue sky would colourise one part of it.
- * - `sky_below_skyline`: in most columns the sky goes on below where the skyline was found (seen through bare crowns,
- *   between wires): only the part above could be replaced, leaving the old sky under the new one in steps.
+ * - `sky_below_skyline`: in most columns the sky goes on below where the skyline was found (between wires, or through
+ *   a crown that is no veil of the open sky: see skyThroughVeil): only the part above could be replaced, leaving the
+ *   old sky under the new one in steps.
  * - `hazy_skyline`: along a long stretch the sky fades into what is below it with no edge (fog, haze), not even a
  *   soft one with the sky's colour above it (see hazyEdgeRows): where the sky ends cannot be told, and a building
  *   hidden in the haze would be replaced.
