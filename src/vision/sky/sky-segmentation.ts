@@ -307,8 +307,8 @@ const VEIL_MIN_OPEN_SKY = 0.1;
  * sky's own colour between its twigs (VEIL_GAP_TOLERANCE) — joins the walked sky, and the whole is unmixed against
  * the open sky's model, so that each twig keeps its share (see unmixedSkyShare; the matte refines it at full
  * resolution). A smooth wall under a parapet is no veil, and a facade of windows has its own colour between them.
- * Returns null when nothing below the walk is a veil, or the open sky is too small to judge one by
- * (VEIL_MIN_OPEN_SKY). Whether the whole is a sky that ends at a crisp skyline is for the caller to judge.
+ * Returns null when nothing below the walk is a veil, the open sky is too small to judge one by (VEIL_MIN_OPEN_SKY),
+ * or the whole is not one sky (VEIL_MAX_OFF_SKY). Whether the whole is a sky that ends at a crisp skyline is for the caller to judge.
  */
 export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation | null {
   const settings = { ...DEFAULTS, ...options };
@@ -340,10 +340,19 @@ export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, op
   const luma = lumaOf(planes);
   const clearSky = (): Uint8Array => mask.map((value, i) => (value && luma[i]! >= brightest[i]! - CLEAR_SKY_MARGIN ? 1 : 0));
   addPocketsInVeil(planes, walked, mask, fitSkyModel(planes, clearSky(), radius), brightest, settings);
+  const before = mask.reduce((sum, value) => sum + value, 0);
   keepOneSky(planes, mask);
+  // A veil that is not one sky would be replaced in part, leaving old sky beside the new one behind the same crown.
+  if (mask.reduce((sum, value) => sum + value, 0) < (1 - VEIL_MAX_OFF_SKY) * before) return null;
   return finishSegmentation(planes, mask, walked.reachable, walked.cues, walked.barriers, settings, clearSky());
 }
 
+/**
+ * Largest share of the sky with its veil that one sky (keepOneSky) may drop: 0.007 of the crown of
+ * grey_bare_tree_branches_07; 0.29 of the sky through the bare trees of exterior_grey_sky_house_02 enlarged to 12 MP,
+ * where the sky on one side of the house would have stayed white beside a blue one on the other.
+ */
+const VEIL_MAX_OFF_SKY = 0.05;
 /** A pixel of the sky this close (luma) to the brightest pixel around it is sky between twigs, not a twig's mixture. */
 const CLEAR_SKY_MARGIN = 0.01;
 /**
