@@ -143,6 +143,31 @@ describe('inpainting large holes: lines that cross them', () => {
     }
   });
 
+  it('carries a line that only grazes the hole, as a wall corner its end just touches', () => {
+    // Two walls of different shades meeting in a vertical corner 2 px inside the hole's right end: the corner's
+    // segments stop 2 px short of the hole, far above and below the few rows where the line runs through it.
+    const corner = 120 + 45 - 2;
+    const walls = rgb(width, height, (x, y) => {
+      const shade = 192 + 24 * (hash(x, y) - 0.5) - (x < corner ? 0 : 60);
+      return [shade, shade - 6, shade - 16];
+    });
+    const input = painted(walls, hole);
+    assert.equal(crossingLines(input, hole, hole).length, 1);
+    const filled = inpaint({ image: input, hole }).image;
+    const luma = (x: number, y: number): number => {
+      const i = 3 * (y * width + x);
+      return 0.299 * filled.data[i]! + 0.587 * filled.data[i + 1]! + 0.114 * filled.data[i + 2]!;
+    };
+    // Wherever the hole reaches past the corner, the darker wall is on the corner's right and the lighter on its left.
+    let rows = 0;
+    for (let y = 0; y < height; y++) {
+      if (!hole[y * width + corner]) continue;
+      rows++;
+      assert.ok(luma(corner - 2, y) - luma(corner, y) > 30, `row ${y}: ${luma(corner - 2, y).toFixed(0)} beside ${luma(corner, y).toFixed(0)}`);
+    }
+    assert.ok(rows > 0);
+  });
+
   it('carries nothing where no line crosses, and changes nothing outside the hole and its seam', () => {
     const input = painted(wall, hole);
     const filled = inpaint({ image: input, hole }).image;

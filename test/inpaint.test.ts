@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inpaint, type SurfaceMap } from '../src/vision/inpaint/inpaint.js';
 import { roomSurfaces } from '../src/vision/inpaint/surfaces.js';
+import { matchMembrane } from '../src/vision/inpaint/membrane-base.js';
+import { holeDepth } from '../src/vision/inpaint/patch-match.js';
 import { dilateSquare } from '../src/vision/mask-morphology.js';
 import { layoutLabelMap, type RoomBox } from '../src/vision/geometry/room-box.js';
 import { cameraToWorld, type PinholeCamera } from '../src/vision/geometry/camera.js';
@@ -145,5 +147,36 @@ describe('inpainting', () => {
     const plainError = meanError(plain, scene, floorHole);
     assert.ok(guidedError < 14, `plane-guided error ${guidedError.toFixed(1)}`);
     assert.ok(guidedError <= plainError + 1, `plane-guided ${guidedError.toFixed(1)} vs plain ${plainError.toFixed(1)}`);
+  });
+});
+
+describe('inpainting: the membrane under a small hole\'s fill', () => {
+  const width = 200;
+  const height = 150;
+  // Shading across the wall (linear, so the membrane through the rim is the truth's own) under a fine checker.
+  const wall = rgb(width, height, (x, y) => {
+    const v = 80 + 0.5 * x + 0.3 * y + ((x + y) % 2 ? 10 : -10);
+    return [v, v - 5, v - 10];
+  });
+  const hole = ellipse(width, height, 100, 75, 30, 25);
+  // A fill with the truth's detail but copied from a brighter place: 25 levels too bright.
+  const filled = { ...wall, data: wall.data.slice() };
+  for (let i = 0; i < hole.length; i++) if (hole[i]) for (let c = 0; c < 3; c++) filled.data[3 * i + c] = wall.data[3 * i + c]! + 25;
+  const alpha = Float32Array.from(hole);
+  const radius = 3;
+  const out = matchMembrane(wall, filled, hole, alpha, radius);
+
+  it('takes the shading of the hole\'s rim and keeps the fill\'s detail', () => {
+    // Deeper than the blur reaches out of the hole, the correction is whole.
+    const depth = holeDepth(hole, width, height);
+    const deep = Uint8Array.from(depth, (d) => (d > 3 * radius ? 1 : 0));
+    assert.ok(meanError(filled, wall, deep) > 24);
+    assert.ok(meanError(out, wall, deep) < 3, `error ${meanError(out, wall, deep).toFixed(1)}`);
+    const ratio = texture(out, deep) / texture(wall, deep);
+    assert.ok(ratio > 0.9 && ratio < 1.1, `texture ratio ${ratio.toFixed(2)}`);
+  });
+
+  it('changes nothing outside the hole', () => {
+    for (let i = 0; i < hole.length; i++) if (!hole[i]) assert.equal(out.data[3 * i], wall.data[3 * i]);
   });
 });

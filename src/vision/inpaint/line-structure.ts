@@ -11,7 +11,9 @@ import { dilateSquare } from '../mask-morphology.js';
  * itself, each half from the segment on its own side (mirrored at the rim, so the pixel just inside takes the one
  * just outside, and repeated where the half is longer than the segment), so the edge and its profile across stay
  * where they were; the exemplar fill then fills the rest of the hole around the bands. Only known pixels that may
- * be copied are sources; a line whose crossing passes over an excluded pixel is left to the fill.
+ * be copied are sources; a line whose crossing passes over an excluded pixel is left to the fill. A line nearly
+ * tangent to the hole counts too, and so does one whose far side is too short for a segment when the pixels just past
+ * the far rim show its edge (see crossingLines).
  *
  * Deep in a large hole the patch search has nothing from the rim to steer it, and a line that crossed the hole
  * broke there (bench:declutter part L: edge continuity 0.26 against ShiftMap's 0.57).
@@ -21,7 +23,10 @@ export interface LineStructureOptions {
   halfWidth?: number;
   /** Least length of a segment outside the hole, working pixels. Default 16. */
   minLength?: number;
-  /** Largest gap between a segment's end and the hole's rim, working pixels. Default 6. */
+  /**
+   * Largest gap between a segment's end and the hole's rim, working pixels, unless the line runs within 3 px of the
+   * rim all the way (a line nearly tangent to the hole). Default 6.
+   */
   maxGap?: number;
   /**
    * Largest angle between a segment and the line that joins it to its partner across the hole, degrees, beyond what
@@ -47,9 +52,9 @@ interface Line {
   py: number;
   ux: number;
   uy: number;
-  /** Length from P to the far segment's rim-side end. */
+  /** Length from P to the far segment's rim-side end (a line known on one side: to its first pixel past the far rim). */
   length: number;
-  /** Lengths of the two segments outside the hole (what each half may copy from). */
+  /** Lengths of the two segments outside the hole, or of the known run past the far rim (what each half may copy from). */
   nearLength: number;
   farLength: number;
 }
@@ -158,6 +163,8 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
   // A segment's part that keeps 2 pixels clear of the hole and of what may not be copied: the hole's own outline
   // (a grey silhouette, an object's edge) is no line of the room.
   const near = dilateSquare(blocked, width, height, 2);
+  // Within 3 pixels of the hole: the 2 cut off the segments, and one for the rounding of a sloping line.
+  const rim = dilateSquare(hole, width, height, 3);
   const inImage = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height;
   const at = (mask: Uint8Array, x: number, y: number) => mask[Math.floor(y) * width + Math.floor(x)]!;
   const segments: LineSegment[] = [];
@@ -194,6 +201,8 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
     ux: number;
     uy: number;
     length: number;
+    /** Where the line enters the hole and where it leaves it, from the end along the direction. */
+    entry: number;
     exit: number;
   }
   const ends: End[] = [];
@@ -206,8 +215,11 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
       const ux = (x - ox) / length;
       const uy = (y - oy) / length;
       let t = 0.5;
-      while (t <= maxGap && inImage(x + ux * t, y + uy * t) && !at(hole, x + ux * t, y + uy * t)) t += 0.5;
-      if (t > maxGap || !inImage(x + ux * t, y + uy * t)) continue;
+      // Up to maxGap from the rim, or farther while the line hugs the rim: a line nearly tangent to the hole (a window's
+      // frame, a wall's corner just touched by it) runs within the 2 pixels cut off its segments for a long way.
+      while (inImage(x + ux * t, y + uy * t) && (t <= maxGap || at(rim, x + ux * t, y + uy * t)) && !at(hole, x + ux * t, y + uy * t)) t += 0.5;
+      if (!inImage(x + ux * t, y + uy * t) || !at(hole, x + ux * t, y + uy * t)) continue;
+      const entry = t;
       let exit = -1;
       for (; inImage(x + ux * t, y + uy * t); t += 0.5) {
         if (!at(hole, x + ux * t, y + uy * t)) {
@@ -215,7 +227,7 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
           break;
         }
       }
-      if (exit > 0) ends.push({ segment: k, x, y, ux, uy, length, exit });
+      if (exit > 0) ends.push({ segment: k, x, y, ux, uy, length, entry, exit });
     }
   });
 
@@ -241,8 +253,9 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
         const x = a.x + ux * t;
         const y = a.y + uy * t;
         if (at(hole, x, y)) continue;
-        outside += 0.5;
         if (at(blocked, x, y)) clear = false;
+        // Known pixels hugging the rim do not count: a nearly tangent line runs beside the hole as long as through it.
+        if (!at(rim, x, y)) outside += 0.5;
       }
       if (!clear || outside > 2 * maxGap + 2) continue;
       candidates.push({ a, b, deviation: deviationA + deviationB, length, ux, uy });
@@ -256,6 +269,46 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
     used.add(a);
     used.add(b);
     lines.push({ px: a.x, py: a.y, ux, uy, length, nearLength: Math.max(2, a.length - 1), farLength: Math.max(2, b.length - 1) });
+  }
+
+  // A line whose far side is too short for LSD (a board seam across the tip of a hole, a cornice that ends at a corner
+  // just past it): an end left without a partner goes on through the hole when the crossing is at most three times its
+  // segment's length and the known pixels just past the far rim show the same edge on the same line, with the same
+  // polarity and at least half its contrast.
+  const lumaAt = (x: number, y: number): number => {
+    const i = 3 * (Math.floor(y) * width + Math.floor(x));
+    return 0.299 * small.data[i]! + 0.587 * small.data[i + 1]! + 0.114 * small.data[i + 2]!;
+  };
+  const known = (x: number, y: number) => inImage(x, y) && !at(blocked, x, y);
+  /** Mean luma difference across the line (2 px either side) over t in [from, to], or NaN where a side is not known. */
+  const contrast = (e: End, from: number, to: number): number => {
+    let sum = 0;
+    let n = 0;
+    for (let t = from; t <= to; t += 1) {
+      const x = e.x + e.ux * t;
+      const y = e.y + e.uy * t;
+      const [ax, ay, bx, by] = [x - e.uy * 2, y + e.ux * 2, x + e.uy * 2, y - e.ux * 2];
+      if (!known(ax, ay) || !known(bx, by)) return Number.NaN;
+      sum += lumaAt(ax, ay) - lumaAt(bx, by);
+      n++;
+    }
+    return n > 0 ? sum / n : Number.NaN;
+  };
+  const farEvidence = 6;
+  for (const a of ends) {
+    if (used.has(a) || a.exit - a.entry > 3 * a.length) continue;
+    // From where both sides of the line are known, two pixels past the rim at least (the reduction bled the grey hole
+    // into the first): a line leaving the hole at a slant has the hole on one side for a few pixels more.
+    let start = a.exit + 2;
+    while (start < a.exit + 2 * maxGap && Number.isNaN(contrast(a, start, start))) start += 1;
+    const near = contrast(a, -a.length + 1, -1);
+    const beyond = contrast(a, start, start + farEvidence - 1);
+    if (!(Math.abs(near) >= 8 && beyond * Math.sign(near) >= 0.5 * Math.abs(near))) continue;
+    // The far half copies from as far as the edge goes on (a seam that stops at the skirting stops there too).
+    let far = farEvidence;
+    while (far < a.length && contrast(a, start + far, start + far) * Math.sign(near) >= 0.25 * Math.abs(near)) far += 1;
+    used.add(a);
+    lines.push({ px: a.x, py: a.y, ux: a.ux, uy: a.uy, length: start - 1, nearLength: Math.max(2, a.length - 1), farLength: far });
   }
   return lines;
 }
