@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inpaint } from '../src/vision/inpaint/inpaint.js';
+import { inpaint, levelMatchOptions } from '../src/vision/inpaint/inpaint.js';
 import { holeDepth } from '../src/vision/inpaint/patch-match.js';
 import { crossingLines } from '../src/vision/inpaint/line-structure.js';
 import { dilateSquare } from '../src/vision/mask-morphology.js';
@@ -100,6 +100,43 @@ describe('inpainting large holes', () => {
       assert.ok(ratio >= 0.8 && ratio <= 1.25, `${name}: gradient ratio in the hole's middle ${ratio.toFixed(2)}`);
     });
   }
+
+  it('starts the deep rules at the same depth in the photo at every level of the pyramid', () => {
+    // Held at 8 pixels of every level, a band 8-16 finest pixels deep was free at the coarser level and bound at the
+    // finest: the offsets it inherited were refused there and the search settled on whatever allowed source lay near,
+    // which drew a ring along the rim of large holes (bench:declutter part L: bed03's and din01's floors).
+    const options = { patchRadius: 4, scalePenalty: 0, maxScale: 3, planeBias: 1.15, maxMagnification: 1.25, ownSurfaceDepth: 8, rimTextureShare: 0.5 };
+    for (const factor of [1, 2, 4, 8]) {
+      const level = levelMatchOptions(options, factor);
+      assert.equal(level.ownSurfaceDepth! * factor, 8, `a level ${factor} times coarser`);
+      assert.equal(level.maxMagnification, 1.25);
+      assert.equal(level.rimTextureShare, 0.5);
+    }
+    assert.equal(levelMatchOptions({ ...options, ownSurfaceDepth: Infinity }, 4).ownSurfaceDepth, Infinity);
+  });
+
+  it('draws no ring along the rim of a large hole: just inside it the fill keeps the surface\'s mean colour', () => {
+    const filled = inpaint({ image: painted(planks, hole), hole }, { workingSize: 160 }).image;
+    const depth = holeDepth(hole, width, height);
+    const outside = holeDepth(Uint8Array.from(hole, (h) => 1 - h), width, height);
+    const mean = (image: RawImage, inBand: (i: number) => boolean): number[] => {
+      const sums = [0, 0, 0];
+      let n = 0;
+      for (let i = 0; i < hole.length; i++) {
+        if (!inBand(i)) continue;
+        for (let c = 0; c < 3; c++) sums[c]! += image.data[3 * i + c]!;
+        n++;
+      }
+      return sums.map((s) => s / n);
+    };
+    // The known surface around the hole, and bands of the fill from its border inwards.
+    const around = mean(planks, (i) => outside[i]! >= 1 && outside[i]! <= 12 && Math.floor(i / width) >= 40);
+    for (const [from, to] of [[1, 4], [5, 8], [9, 12], [13, 16]] as const) {
+      const band = mean(filled, (i) => depth[i]! >= from && depth[i]! <= to);
+      const difference = Math.max(...band.map((v, c) => Math.abs(v - around[c]!)));
+      assert.ok(difference < 12, `depth ${from}-${to}: mean colour ${band.map((v) => v.toFixed(0)).join(', ')} against ${around.map((v) => v.toFixed(0)).join(', ')} around the hole`);
+    }
+  });
 
   it('leaves every pixel outside the large hole and its seam bit-identical', () => {
     const input = painted(planks, hole);

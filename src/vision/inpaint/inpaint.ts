@@ -83,7 +83,10 @@ export interface InpaintOptions {
    * addendum of 2026-11-26).
    */
   maxMagnification?: number;
-  /** See PatchMatchOptions. Default twice patchRadius. */
+  /**
+   * See PatchMatchOptions, here in finest-level pixels: each coarser level holds the rules from the same depth in the
+   * photo (half as many of its pixels per level). Default twice patchRadius.
+   */
   ownSurfaceDepth?: number;
   /** See PatchMatchOptions. Default 0.5. */
   rimTextureShare?: number;
@@ -205,7 +208,13 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
     const level = levels[index]!;
     if (coarser) upsampleHoleColours(coarser.level, level);
     else fillFromRim(level);
-    const matcher = new PatchMatchLevel(level, surfaces, fallback, matchOptions, random);
+    // The deep rules start at the same distance from the rim in the photo at every level (ownSurfaceDepth is in
+    // finest-level pixels). Held at a fixed count of each level's own pixels, a band that was near the rim, and so
+    // free, at the coarser level was deep at the finer one: the offsets it inherited were refused there, and the
+    // search settled on whatever allowed source lay near (on bed03's floor, the darker boards below the hole), which
+    // drew a dark ring along the rim at 2 patch radii deep and a smaller one at each coarser level's boundary
+    // (ADR 0007, addendum on the rings).
+    const matcher = new PatchMatchLevel(level, surfaces, fallback, levelMatchOptions(matchOptions, level.scale / finest.scale), random);
     matcher.useDominantOffsets(dominant);
     matcher.initialise(coarser);
     // The coarser field, voted with this level's pixels, is a sharper start than the coarser picture enlarged.
@@ -239,6 +248,15 @@ export function inpaint(input: InpaintInput, options: InpaintOptions = {}): Inpa
       milliseconds: Math.round(performance.now() - started),
     },
   };
+}
+
+/**
+ * The search options of a level `factor` times coarser than the finest: the depth from which the deep rules hold
+ * (ownSurfaceDepth, in finest-level pixels) in that level's pixels, so that they start at the same place in the photo
+ * at every level (to within a pixel of that level) and a finer level inherits offsets found under the rules it holds.
+ */
+export function levelMatchOptions(options: PatchMatchOptions, factor: number): PatchMatchOptions {
+  return options.ownSurfaceDepth === undefined ? options : { ...options, ownSurfaceDepth: options.ownSurfaceDepth / factor };
 }
 
 /** The photo at the working size, with the hole and the exclusions pooled (a pixel is hole if any part of it is). */
