@@ -1,4 +1,4 @@
-/** Binary and float morphology on working-resolution masks: the glue of the sky segmentation. */
+/** Binary and float morphology on working-resolution masks (the glue of the sky segmentation), and a mask's bounds. */
 
 /** Adds to `mask` everything reachable from `seeds` (4-connected) through `passable`; seeds may already be in it. */
 export function floodFill(passable: Uint8Array, mask: Uint8Array, seeds: number[], width: number, height: number): void {
@@ -95,4 +95,22 @@ export function localMax(values: Float32Array, width: number, height: number, ra
     }
   }
   return result;
+}
+
+/** The smallest box holding every non-zero pixel of a mask (inclusive corners), or undefined for an empty mask. */
+export function maskBounds(mask: Uint8Array, width: number, height: number): { x0: number; y0: number; x1: number; y1: number } | undefined {
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!mask[y * width + x]) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  return x1 < 0 ? undefined : { x0, y0, x1, y1 };
 }

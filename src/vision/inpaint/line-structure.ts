@@ -1,7 +1,7 @@
 import type { RawImage } from '../raw-image.js';
 import { detectSegmentsLsd } from '../geometry/lsd.js';
 import type { LineSegment } from '../geometry/segments.js';
-import { dilateSquare } from '../mask-morphology.js';
+import { dilateSquare, maskBounds } from '../mask-morphology.js';
 
 /**
  * Straight lines that cross a hole, carried through it before the exemplar fill (structure propagation in the manner
@@ -134,20 +134,9 @@ export function crossingLines(small: RawImage, hole: Uint8Array, blocked: Uint8A
   const maxGap = options.maxGap ?? 6;
   const maxAngle = ((options.maxAngleDeg ?? 1) * Math.PI) / 180;
   // Only around the hole: its bounding box and half its size again on every side.
-  let bx0 = width;
-  let by0 = height;
-  let bx1 = -1;
-  let by1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!hole[y * width + x]) continue;
-      bx0 = Math.min(bx0, x);
-      bx1 = Math.max(bx1, x);
-      by0 = Math.min(by0, y);
-      by1 = Math.max(by1, y);
-    }
-  }
-  if (bx1 < 0) return [];
+  const bounds = maskBounds(hole, width, height);
+  if (!bounds) return [];
+  const { x0: bx0, y0: by0, x1: bx1, y1: by1 } = bounds;
   const reach = Math.max(24, Math.ceil(Math.max(bx1 - bx0, by1 - by0) / 2));
   const cx0 = Math.max(0, bx0 - reach);
   const cy0 = Math.max(0, by0 - reach);

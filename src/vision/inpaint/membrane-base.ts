@@ -1,5 +1,6 @@
 import { boxMean } from '../box-filter.js';
 import type { RawImage } from '../raw-image.js';
+import { maskBounds } from '../mask-morphology.js';
 
 /**
  * Gives an exemplar fill the low frequencies of a membrane across its hole. The patches copy texture from elsewhere
@@ -17,20 +18,9 @@ import type { RawImage } from '../raw-image.js';
 export function matchMembrane(original: RawImage, filled: RawImage, hole: Uint8Array, alpha: Float32Array, radius: number): RawImage {
   const { width, height } = original;
   const r = Math.max(1, Math.round(radius));
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!hole[y * width + x]) continue;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-    }
-  }
-  if (x1 < 0) return filled;
+  const bounds = maskBounds(hole, width, height);
+  if (!bounds) return filled;
+  const { x0, y0, x1, y1 } = bounds;
   // Three box passes reach 3r; the seam lies within a few pixels of the hole.
   const margin = 3 * r + 4;
   const cx0 = Math.max(0, x0 - margin);
