@@ -489,28 +489,158 @@ def shade_material(noise, params, u, v):
     return out.clamp(0.0, 1.0)
 
 
-def _material_table(scenes, device):
-    """Per scene, the materials as rows of tensors; index 0..5 the room surfaces, 6 skirting, 7.. the boxes, then door leaves."""
-    rows = []
-    for s in scenes:
+# ---------------------------------------------------------------------------------------------------------------
+# Packing: every scene of a batch as one row of numbers, built on the CPU (in loader workers while training), copied
+# to the device once per batch. Stored as float64 so that values the renderer needs in double precision (the focal
+# length's tangent) arrive exactly; everything else is rounded to float32 on the device, as torch.tensor did before.
+
+MATERIAL_SLOTS = 7 + MAX_BOXES + MAX_OPENINGS  # 6 room faces, skirting, the boxes, the door leaves
+_FIELDS = [
+    ('camera', 3), ('size', 3), ('yaw', 1), ('tan_half', 1), ('k1', 1), ('flip', 1), ('R', 9), ('skirt_h', 1),
+    ('ops', MAX_OPENINGS * 10), ('n_ops', 1),
+    ('boxes', MAX_BOXES * 7), ('n_boxes', 1), ('box_order', 1), ('box_unorder', 1),
+    ('casters', MAX_BOXES * 6), ('n_casters', 1), ('caster_order', 1), ('caster_unorder', 1),
+    ('m_kind', MATERIAL_SLOTS), ('m_a', MATERIAL_SLOTS * 3), ('m_b', MATERIAL_SLOTS * 3), ('m_scale', MATERIAL_SLOTS),
+    ('m_along', MATERIAL_SLOTS), ('m_noise', MATERIAL_SLOTS),
+    ('ambient', 1), ('ambient_faces', 6), ('corner_shade', 1), ('window_power', 1), ('sun', 10), ('lamps', 12),
+    ('n_lamps', 1), ('colour', 3),
+    ('exposure', 1), ('curve', 1), ('saturation', 1), ('vignette', 1), ('blur', 1), ('noise', 1), ('aberration', 1),
+    ('white_balance', 3),
+    ('block', 5),  # an L's block: 1 when present, x0, y0, x1, y1
+]
+FIELD = {}
+_offset = 0
+for _name, _n in _FIELDS:
+    FIELD[_name] = (_offset, _offset + _n)
+    _offset += _n
+PACK_WIDTH = _offset
+_OPENING_KINDS = {'window': 0, 'glassdoor': 1, 'door': 2, 'arch': 3}
+_PAD_MATERIAL = Material(M_PAINT, (0, 0, 0), (0, 0, 0))
+_GREY_LEAF = Material(M_PAINT, (0.5,) * 3, (0.5,) * 3)
+
+
+def _rotation(s):
+    """Rows: camera x (right), y (down), z (forward) in world coordinates."""
+    yaw, pitch, roll = math.radians(s.yaw), math.radians(s.pitch), math.radians(s.roll)
+    fwd = np.array([math.sin(yaw) * math.cos(pitch), math.cos(yaw) * math.cos(pitch), math.sin(pitch)])
+    right = np.array([math.cos(yaw), -math.sin(yaw), 0.0])
+    up = np.cross(right, fwd)
+    r2 = right * math.cos(roll) + up * math.sin(roll)
+    u2 = -right * math.sin(roll) + up * math.cos(roll)
+    return np.stack([r2, -u2, fwd])
+
+
+def pack(scenes) -> np.ndarray:
+    """The batch as a (B, PACK_WIDTH) float64 array: all the per-scene Python work of a render, done ahead."""
+    B = len(scenes)
+    out = np.zeros((B, PACK_WIDTH), dtype=np.float64)
+
+    def put(name, b, values):
+        lo, hi = FIELD[name]
+        out[b, lo:hi] = np.asarray(values, dtype=np.float64).reshape(-1)
+
+    n_boxes = np.zeros(B, dtype=np.int64)
+    n_casters = np.zeros(B, dtype=np.int64)
+    for b, s in enumerate(scenes):
+        put('camera', b, s.camera)
+        put('size', b, (s.width, s.depth, s.height))
+        put('yaw', b, s.yaw)
+        put('tan_half', b, math.tan(math.radians(s.hfov) / 2))
+        put('k1', b, s.distortion)
+        put('flip', b, float(s.photo['flip']))
+        put('R', b, _rotation(s))
+        put('skirt_h', b, s.skirting[0])
+        rows = [(f, _OPENING_KINDS[k], u0, u1, z0, z1, *fr, sd) for (f, k, u0, u1, z0, z1, fr, leaf, sd) in s.openings]
+        rows += [(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0)] * (MAX_OPENINGS - len(rows))
+        put('ops', b, rows)
+        put('n_ops', b, len(s.openings))
+        rows = [(*lo, *hi, cls) for (lo, hi, cls, _) in s.boxes]
+        rows += [(0, 0, 0, 0, 0, 0, -1)] * (MAX_BOXES - len(rows))
+        put('boxes', b, np.asarray(rows, dtype=np.float32))
+        n_boxes[b] = len(s.boxes)
+        # Boxes that cast a contact shadow on the floor: standing (bottom below 0.2 m, compared in float32 as the
+        # renderer compares), not rugs.
+        casters = [(*lo, *hi) for (lo, hi, cls, _) in s.boxes if np.float32(lo[2]) < np.float32(0.2) and cls != V_RUG]
+        n_casters[b] = len(casters)
+        if casters:
+            lo_c, hi_c = FIELD['casters']
+            out[b, lo_c:lo_c + 6 * len(casters)] = np.asarray(casters, dtype=np.float32).reshape(-1)
         mats = list(s.surfaces)
         mats.append(Material(M_PAINT, s.skirting[1], s.skirting[1], 1, 0, 0.01))
         mats += [m for (_, _, _, m) in s.boxes]
-        mats += [Material(M_PAINT, (0, 0, 0), (0, 0, 0))] * (MAX_BOXES - len(s.boxes))
-        mats += [o[7] if o[7] is not None else Material(M_PAINT, (0.5,) * 3, (0.5,) * 3) for o in s.openings]
-        mats += [Material(M_PAINT, (0, 0, 0), (0, 0, 0))] * (MAX_OPENINGS - len(s.openings))
-        rows.append(mats)
-    B, M = len(rows), len(rows[0])
-    # Through numpy: torch.tensor on nested lists of numpy scalars is slow.
-    as_tensor = lambda values, dtype=np.float32: torch.from_numpy(np.asarray(values, dtype=dtype)).to(device)
-    kind = as_tensor([[m.kind for m in r] for r in rows], np.int64)
-    a = as_tensor([[m.colour_a for m in r] for r in rows])
-    b = as_tensor([[m.colour_b for m in r] for r in rows])
-    scale = as_tensor([[m.scale for m in r] for r in rows])
-    along = as_tensor([[float(m.along) for m in r] for r in rows])
-    nz = as_tensor([[m.noise for m in r] for r in rows])
-    bank = as_tensor([[(i * 7 + j) % 23 for j in range(M)] for i in range(B)], np.int64)
-    return {'kind': kind, 'a': a, 'b': b, 'scale': scale, 'along': along, 'noise': nz, 'bank': bank}
+        mats += [_PAD_MATERIAL] * (MAX_BOXES - len(s.boxes))
+        mats += [o[7] if o[7] is not None else _GREY_LEAF for o in s.openings]
+        mats += [_PAD_MATERIAL] * (MAX_OPENINGS - len(s.openings))
+        put('m_kind', b, [m.kind for m in mats])
+        put('m_a', b, np.asarray([m.colour_a for m in mats], dtype=np.float32))
+        put('m_b', b, np.asarray([m.colour_b for m in mats], dtype=np.float32))
+        put('m_scale', b, [m.scale for m in mats])
+        put('m_along', b, [float(m.along) for m in mats])
+        put('m_noise', b, [m.noise for m in mats])
+        lights = s.lights
+        put('ambient', b, lights['ambient'])
+        put('ambient_faces', b, lights['ambient_faces'])
+        put('corner_shade', b, lights['corner_shade'])
+        put('window_power', b, lights['window_power'])
+        row = [0.0] * 10
+        if lights['sun'] is not None:
+            sdir, oi, power = lights['sun']
+            (f, kind, u0, u1, z0, z1, *_r) = s.openings[oi]
+            axis = 0 if f in (2, 3) else 1
+            plane = 0.0 if f in (2, 4) else (s.width if f == 3 else s.depth)
+            toward = -np.asarray(sdir, dtype=np.float32)
+            if abs(float(toward[axis])) >= 1e-4:
+                row = [*toward, float(axis), plane, u0, u1, z0, z1, power]
+        put('sun', b, np.asarray(row, dtype=np.float32))
+        lamps = [list(l) for l in lights['ceiling_lights']]
+        put('lamps', b, lamps + [[0.0, 0.0, 1.0, 0.0]] * (3 - len(lamps)))
+        put('n_lamps', b, len(lamps))
+        put('colour', b, lights['colour'])
+        photo = s.photo
+        for key in ('exposure', 'curve', 'saturation', 'vignette', 'blur', 'noise', 'aberration', 'white_balance'):
+            put(key, b, photo[key])
+        block = getattr(s, 'block', None)
+        if block is not None:
+            put('block', b, (1.0, *block))
+    # Scenes sorted by their number of boxes (most first), so that box slot k is tested on a prefix of the batch.
+    for name, counts in (('box', n_boxes), ('caster', n_casters)):
+        order = np.argsort(-counts, kind='stable')
+        out[:, FIELD[f'{name}_order'][0]] = order
+        out[:, FIELD[f'{name}_unorder'][0]] = np.argsort(order, kind='stable')
+    out[:, FIELD['n_boxes'][0]] = n_boxes
+    out[:, FIELD['n_casters'][0]] = n_casters
+    return out
+
+
+def _scene(seed, index, l_share):
+    return scene(seed, index, l_share) if l_share else scene(seed, index)
+
+
+class _Batches(torch.utils.data.Dataset):
+    """Packed batch `step`: scenes step * batch ... step * batch + batch - 1 of the seed."""
+
+    def __init__(self, seed, batch, l_share=0.0, first_step=0):
+        self.seed, self.batch, self.l_share, self.first_step = seed, batch, l_share, first_step
+
+    def __len__(self):
+        return 10 ** 9
+
+    def __getitem__(self, step):
+        start = (self.first_step + step) * self.batch
+        return torch.from_numpy(pack([_scene(self.seed, start + i, self.l_share) for i in range(self.batch)]))
+
+
+def loader(seed, batch, workers, device, l_share=0.0, first_step=0, prefetch=4):
+    """Packed batches 0, 1, 2, ... of a seed, built by `workers` processes ahead of the training loop, in pinned memory
+    on a CUDA machine (so render's copy to the device runs asynchronously)."""
+    kwargs = dict(batch_size=None, shuffle=False, num_workers=workers, pin_memory=torch.device(device).type == 'cuda')
+    if workers > 0:
+        kwargs.update(prefetch_factor=prefetch, persistent_workers=False)
+    return torch.utils.data.DataLoader(_Batches(seed, batch, l_share, first_step), **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Rendering a packed batch.
 
 
 def _gather(table, index):
@@ -524,14 +654,16 @@ def _gather(table, index):
     return out
 
 
-def _camera_rays(scenes, height, width, device):
-    B = len(scenes)
+def _camera_rays(field, tan_half, height, width, device):
+    """field: the packed batch's float32 fields on the device; tan_half: (B, 1) float64."""
+    B = tan_half.shape[0]
     ys, xs = torch.meshgrid(torch.arange(height, device=device, dtype=torch.float32) + 0.5, torch.arange(width, device=device, dtype=torch.float32) + 0.5, indexing='ij')
     xs, ys = xs.reshape(-1), ys.reshape(-1)
-    focal = torch.tensor([width / 2 / math.tan(math.radians(s.hfov) / 2) for s in scenes], device=device).unsqueeze(1)
+    # width / 2 / tan(hfov / 2) divided in double precision and then rounded, as the scalar Python did it.
+    focal = (torch.full_like(tan_half, width / 2) / tan_half).float()
     xn = (xs.unsqueeze(0) - width / 2) / focal
     yn = (ys.unsqueeze(0) - height / 2) / focal
-    k1 = torch.tensor([s.distortion for s in scenes], device=device).unsqueeze(1)
+    k1 = field('k1')
     # The photo is distorted: a pixel at distorted radius r_d sees the ray at r_u with r_d = r_u (1 + k1 r_u^2).
     rd2 = xn * xn + yn * yn
     factor = 1 / (1 + k1 * rd2)
@@ -539,18 +671,9 @@ def _camera_rays(scenes, height, width, device):
         ru2 = rd2 * factor * factor
         factor = 1 / (1 + k1 * ru2)
     xn, yn = xn * factor, yn * factor
-    flip = torch.tensor([-1.0 if s.photo['flip'] else 1.0 for s in scenes], device=device).unsqueeze(1)
+    flip = 1.0 - 2.0 * field('flip')
     xn = xn * flip
-    dirs = []
-    for s in scenes:
-        yaw, pitch, roll = math.radians(s.yaw), math.radians(s.pitch), math.radians(s.roll)
-        fwd = np.array([math.sin(yaw) * math.cos(pitch), math.cos(yaw) * math.cos(pitch), math.sin(pitch)])
-        right = np.array([math.cos(yaw), -math.sin(yaw), 0.0])
-        up = np.cross(right, fwd)
-        r2 = right * math.cos(roll) + up * math.sin(roll)
-        u2 = -right * math.sin(roll) + up * math.cos(roll)
-        dirs.append(np.stack([r2, -u2, fwd]))  # rows: camera x (right), y (down), z (forward) in world
-    R = torch.tensor(np.stack(dirs), device=device, dtype=torch.float32)  # (B, 3, 3)
+    R = field('R').view(B, 3, 3)
     cam = torch.stack([xn, yn, torch.ones_like(xn)], -1)  # (B, N, 3)
     d = torch.einsum('bnk,bkw->bnw', cam, R)
     d = d / d.norm(dim=-1, keepdim=True)
@@ -558,12 +681,31 @@ def _camera_rays(scenes, height, width, device):
 
 
 def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Generator | None = None):
-    """Ray-cast a batch of scenes. Returns image (B,3,H,W) in [0,1], visible (B,H,W) and layout (B,H,W) long."""
-    B = len(scenes)
+    """Ray-cast a batch: a list of Scenes, or a batch packed by `pack` (numpy, or a CPU tensor, pinned for an
+    asynchronous copy). Returns image (B,3,H,W) in [0,1], visible (B,H,W) and layout (B,H,W) long."""
+    if isinstance(scenes, np.ndarray):
+        packed = torch.from_numpy(scenes)
+    elif isinstance(scenes, torch.Tensor):
+        packed = scenes
+    else:
+        packed = torch.from_numpy(pack(scenes))
+    host = packed.numpy() if packed.device.type == 'cpu' else packed.cpu().numpy()
+    device = torch.device(device)
+    pk64 = packed.to(device, non_blocking=True)  # the batch's one copy to the device
+    pk = pk64.float()
+
+    def field(name):
+        lo, hi = FIELD[name]
+        return pk[:, lo:hi]
+
+    def host_field(name):
+        return host[:, FIELD[name][0]]
+
+    B = pk.shape[0]
     N = height * width
-    d = _camera_rays(scenes, height, width, device)
-    o = torch.tensor(np.stack([s.camera for s in scenes]), device=device, dtype=torch.float32).unsqueeze(1)  # (B,1,3)
-    size = torch.tensor([[s.width, s.depth, s.height] for s in scenes], device=device, dtype=torch.float32).unsqueeze(1)
+    d = _camera_rays(field, pk64[:, FIELD['tan_half'][0]:FIELD['tan_half'][1]], height, width, device)
+    o = field('camera').unsqueeze(1)  # (B,1,3)
+    size = field('size').unsqueeze(1)
     eps = 1e-6
     # Room: the ray leaves through one of six planes.
     dsafe = torch.where(d.abs() < eps, torch.full_like(d, eps), d)
@@ -574,12 +716,29 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     positive = torch.gather(d, 2, axis.unsqueeze(-1)).squeeze(-1) > 0
     # face: axis 2 → floor (0) or ceiling (1); axis 0 → west (2) / east (3); axis 1 → south (4) / north (5)
     face = torch.where(axis == 2, positive.long(), torch.where(axis == 0, 2 + positive.long(), 4 + positive.long()))
+    # An L's block: full height, so only its x and y slabs can stop a ray before it leaves the box. A face of it takes
+    # the face number (class, paint) of the wall it is parallel to and faces like: entered travelling +x, east.
+    any_block = bool((host_field('block') > 0.5).any())
+    on_block = None
+    if any_block:
+        blk = field('block')
+        has_block = blk[:, 0:1] > 0.5
+        bmin, bmax = blk[:, 1:3].unsqueeze(1), blk[:, 3:5].unsqueeze(1)  # (B,1,2)
+        ta = (bmin - o[..., 0:2]) / dsafe[..., 0:2]
+        tb = (bmax - o[..., 0:2]) / dsafe[..., 0:2]
+        b_near, b_axis = torch.minimum(ta, tb).max(-1)
+        b_far = torch.maximum(ta, tb).min(-1).values
+        on_block = has_block & (b_near < b_far) & (b_near > 0) & (b_near < t_room)
+        entering = torch.gather(d, 2, b_axis.unsqueeze(-1)).squeeze(-1) > 0
+        b_face = torch.where(b_axis == 0, 2 + entering.long(), 4 + entering.long())
+        t_room = torch.where(on_block, b_near, t_room)
+        face = torch.where(on_block, b_face, face)
     p_room = o + t_room.unsqueeze(-1) * d
 
     # Layout labels: floor, ceiling, walls by bearing relative to the view.
     layout = torch.where(face <= 1, face, torch.full_like(face, IGNORE))
-    yaw = torch.tensor([s.yaw for s in scenes], device=device).unsqueeze(1)
-    flipped = torch.tensor([s.photo['flip'] for s in scenes], device=device).unsqueeze(1)
+    yaw = field('yaw')
+    flipped = field('flip') > 0.5
     for f, bearing in WALL_BEARING.items():
         rel = torch.remainder(bearing - yaw + 180, 360) - 180
         name = torch.where(rel < -135, IGNORE, torch.where(rel < -45, 2, torch.where(rel < 45, 3, torch.where(rel < 135, 4, IGNORE))))
@@ -595,23 +754,20 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     normal = normal_table[face]
     material = face.clone()
     visible = torch.where(face == 0, V_FLOOR, torch.where(face == 1, V_CEILING, V_WALL)).long()
-    skirt_h = torch.tensor([s.skirting[0] for s in scenes], device=device).unsqueeze(1)
+    skirt_h = field('skirt_h')
     on_wall = face >= 2
     material = torch.where(on_wall & (z < skirt_h), torch.full_like(material, 6), material)
 
     # Openings: windows and glass doors show the outside, doors their leaf, arches a room beyond; frames around them.
+    # Slots past the batch's most openings are padding (face -1) and change nothing, so they are skipped.
     outside = torch.zeros(B, N, dtype=torch.bool, device=device)
     beyond = torch.zeros(B, N, dtype=torch.bool, device=device)
     frame_colour = torch.zeros(B, N, 3, device=device)
     is_frame = torch.zeros(B, N, dtype=torch.bool, device=device)
     sky_seed = torch.zeros(B, N, device=device)
-    op_rows = []
-    for bi, s in enumerate(scenes):
-        rows = [(f, {'window': 0, 'glassdoor': 1, 'door': 2, 'arch': 3}[k], u0, u1, z0, z1, *fr, sd) for (f, k, u0, u1, z0, z1, fr, leaf, sd) in s.openings]
-        rows += [(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0)] * (MAX_OPENINGS - len(rows))
-        op_rows.append(rows)
-    ops = torch.from_numpy(np.asarray(op_rows, dtype=np.float32)).to(device)  # (B, K, 10)
-    for k in range(MAX_OPENINGS):
+    ops = field('ops').view(B, MAX_OPENINGS, 10)
+    n_ops = int(host_field('n_ops').max()) if B else 0
+    for k in range(n_ops):
         f, kind, u0, u1, z0, z1 = [ops[:, k, j].unsqueeze(1) for j in range(6)]
         fr = ops[:, k, 6:9].unsqueeze(1)
         sd = ops[:, k, 9].unsqueeze(1)
@@ -629,7 +785,6 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         frame = frame | (core & bars & glass)
         core = core & ~(bars & glass)
         is_window = kind == 0
-        is_door = kind >= 1
         cls = torch.where(is_window, V_WINDOW, V_DOOR).long().expand(-1, N)
         visible = torch.where(inside, cls, visible)
         is_frame = is_frame | frame
@@ -639,26 +794,35 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         material = torch.where(core & (kind == 2), torch.full_like(material, 7 + MAX_BOXES + k), material)
         sky_seed = torch.where(core, sd.expand(-1, N), sky_seed)
 
-    # Boxes: slab test against each, nearest hit before the room's face.
-    box_rows = []
-    for s in scenes:
-        rows = [(*lo, *hi, cls) for (lo, hi, cls, _) in s.boxes]
-        rows += [(0, 0, 0, 0, 0, 0, -1)] * (MAX_BOXES - len(rows))
-        box_rows.append(rows)
-    boxes = torch.from_numpy(np.asarray(box_rows, dtype=np.float32)).to(device)  # (B, K, 7)
+    # Boxes: slab test against each, nearest hit before the room's face. Box slot k is tested only on the scenes that
+    # have more than k boxes: the batch is taken in the packed order (most boxes first), so those are a prefix of it,
+    # and the work is the boxes there are rather than batch x MAX_BOXES.
+    boxes = field('boxes').view(B, MAX_BOXES, 7)
     lo, hi, bcls = boxes[:, :, 0:3], boxes[:, :, 3:6], boxes[:, :, 6]
     inv = 1 / dsafe  # (B,N,3)
-    t1 = (lo.unsqueeze(1) - o.unsqueeze(2)) * inv.unsqueeze(2)  # (B,N,K,3)
-    t2 = (hi.unsqueeze(1) - o.unsqueeze(2)) * inv.unsqueeze(2)
-    tmin = torch.minimum(t1, t2)
-    tmax = torch.maximum(t1, t2)
-    t_near, near_axis = tmin.max(-1)
-    t_far = tmax.min(-1).values
-    hit = (t_near <= t_far) & (t_near > 0) & (bcls.unsqueeze(1) >= 0)
-    t_near = torch.where(hit, t_near, torch.full_like(t_near, 1e9))
-    t_box, which = t_near.min(-1)
+    counts = host_field('n_boxes').astype(np.int64)
+    order_host = host_field('box_order').astype(np.int64)
+    sorted_counts = counts[order_host]
+    t_box = torch.full((B, N), 1e9, device=device)
+    which = torch.zeros((B, N), dtype=torch.long, device=device)
+    axis_b = torch.zeros((B, N), dtype=torch.long, device=device)
+    if B and sorted_counts[0] > 0:
+        order = field('box_order')[:, 0].long()
+        o_s, inv_s, lo_s, hi_s = o[order], inv[order], lo[order], hi[order]
+        for k in range(int(sorted_counts[0])):
+            n = int((sorted_counts > k).sum())
+            t1 = (lo_s[:n, k:k + 1] - o_s[:n]) * inv_s[:n]  # (n,N,3)
+            t2 = (hi_s[:n, k:k + 1] - o_s[:n]) * inv_s[:n]
+            t_near, near_axis = torch.minimum(t1, t2).max(-1)
+            t_far = torch.maximum(t1, t2).min(-1).values
+            # The first box wins a tie, as min over the boxes picked it.
+            closer = (t_near <= t_far) & (t_near > 0) & (t_near < t_box[:n])
+            t_box[:n] = torch.where(closer, t_near, t_box[:n])
+            which[:n] = torch.where(closer, torch.full_like(near_axis, k), which[:n])
+            axis_b[:n] = torch.where(closer, near_axis, axis_b[:n])
+        unorder = field('box_unorder')[:, 0].long()
+        t_box, which, axis_b = t_box[unorder], which[unorder], axis_b[unorder]
     box_hit = t_box < t_room
-    axis_b = torch.gather(near_axis, 2, which.unsqueeze(-1)).squeeze(-1)
     p_box = o + t_box.clamp(max=1e3).unsqueeze(-1) * d
     sign = -torch.sign(torch.gather(d, 2, axis_b.unsqueeze(-1)).squeeze(-1))
     n_box = F.one_hot(axis_b, 3).float() * sign.unsqueeze(-1)
@@ -676,13 +840,16 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     is_frame = is_frame & ~box_hit
 
     # Albedo.
-    table = _material_table(scenes, device)
+    M = MATERIAL_SLOTS
+    bank = (torch.arange(B, device=device).unsqueeze(1) * 7 + torch.arange(M, device=device).unsqueeze(0)) % 23
+    table = {'kind': field('m_kind').long(), 'a': field('m_a').view(B, M, 3), 'b': field('m_b').view(B, M, 3),
+             'scale': field('m_scale'), 'along': field('m_along'), 'noise': field('m_noise'), 'bank': bank}
     albedo = shade_material(noise, _gather(table, material), u, v)
     albedo = torch.where(is_frame.unsqueeze(-1), frame_colour, albedo)
 
     # Irradiance.
-    amb = torch.tensor([s.lights['ambient'] for s in scenes], device=device).unsqueeze(1)
-    amb_faces = torch.tensor(np.stack([s.lights['ambient_faces'] for s in scenes]), device=device, dtype=torch.float32)
+    amb = field('ambient')
+    amb_faces = field('ambient_faces')
     up_facing = normal[..., 2]
     # Ambient: brighter on surfaces facing up, with the room's own per-face variation.
     irr = amb * (1 + 0.15 * up_facing)
@@ -694,24 +861,40 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     dz = torch.minimum(p[..., 2], Ht - p[..., 2])
     big = torch.full_like(dx, 1e3)
     corner = torch.where(face <= 1, torch.minimum(dx, dy), torch.where(face <= 3, torch.minimum(dy, dz), torch.minimum(dx, dz)))
+    if any_block:
+        # Where the box's walls, floor and ceiling meet the block: the distance to it seen from above.
+        gx = torch.maximum(bmin[..., 0] - p[..., 0], p[..., 0] - bmax[..., 0]).clamp(min=0)
+        gy = torch.maximum(bmin[..., 1] - p[..., 1], p[..., 1] - bmax[..., 1]).clamp(min=0)
+        corner = torch.where(has_block & ~on_block, torch.minimum(corner, torch.sqrt(gx * gx + gy * gy)), corner)
     corner = torch.where(box_hit, big, corner)
-    shade = torch.tensor([s.lights['corner_shade'] for s in scenes], device=device).unsqueeze(1)
+    shade = field('corner_shade')
     irr = irr * (1 - shade * torch.exp(-corner / 0.35))
-    # Contact shadows of the boxes on the floor (and furniture bottoms).
+    # Contact shadows of the standing boxes on the floor (and furniture bottoms), a running product over the casters,
+    # each slot on the prefix of the batch (in its packed order) that has it.
     floorish = (p[..., 2] < 0.02) & ~box_hit
-    gx = torch.maximum(lo[:, None, :, 0] - p[..., 0:1], p[..., 0:1] - hi[:, None, :, 0]).clamp(min=0)
-    gy = torch.maximum(lo[:, None, :, 1] - p[..., 1:2], p[..., 1:2] - hi[:, None, :, 1]).clamp(min=0)
-    gd = torch.sqrt(gx * gx + gy * gy)
-    standing = (lo[:, None, :, 2] < 0.2) & (bcls[:, None, :] != V_RUG) & (bcls[:, None, :] >= 0)
-    height_k = (hi[:, None, :, 2] - lo[:, None, :, 2]).clamp(max=1.0)
-    occl = torch.where(standing, 0.55 * height_k * torch.exp(-gd / (0.08 + 0.15 * height_k)), torch.zeros_like(gd))
-    occl = 1 - torch.prod(1 - occl.clamp(0, 0.9), -1)
-    irr = irr * torch.where(floorish, 1 - occl, torch.ones_like(occl))
+    c_counts = host_field('n_casters').astype(np.int64)[host_field('caster_order').astype(np.int64)]
+    if B and c_counts[0] > 0:
+        c_order = field('caster_order')[:, 0].long()
+        p_s = p[c_order]
+        casters = field('casters').view(B, MAX_BOXES, 6)[c_order]
+        lit_share = torch.ones(B, N, device=device)
+        for k in range(int(c_counts[0])):
+            n = int((c_counts > k).sum())
+            c_lo, c_hi = casters[:n, k, 0:3], casters[:n, k, 3:6]  # (n,3)
+            px, py = p_s[:n, :, 0], p_s[:n, :, 1]
+            gx = torch.maximum(c_lo[:, 0:1] - px, px - c_hi[:, 0:1]).clamp(min=0)
+            gy = torch.maximum(c_lo[:, 1:2] - py, py - c_hi[:, 1:2]).clamp(min=0)
+            gd = torch.sqrt(gx * gx + gy * gy)
+            height_k = (c_hi[:, 2:3] - c_lo[:, 2:3]).clamp(max=1.0)
+            occl = 0.55 * height_k * torch.exp(-gd / (0.08 + 0.15 * height_k))
+            lit_share[:n] = lit_share[:n] * (1 - occl.clamp(0, 0.9))
+        occl = 1 - lit_share[field('caster_unorder')[:, 0].long()]
+        irr = irr * torch.where(floorish, 1 - occl, torch.ones_like(occl))
 
     # Window glow: each window a soft area light on the room side.
-    wp = torch.tensor([s.lights['window_power'] for s in scenes], device=device).unsqueeze(1)
+    wp = field('window_power')
     inward_table = torch.tensor([[0, 0, 0], [0, 0, 0], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], device=device, dtype=torch.float32)
-    for k in range(MAX_OPENINGS):
+    for k in range(n_ops):
         f = ops[:, k, 0].long()
         valid = (f >= 2) & (ops[:, k, 1] <= 1)
         fidx = f.clamp(min=0)
@@ -727,21 +910,9 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         l = to / dist2.sqrt().unsqueeze(-1)
         e = (-(l * nw).sum(-1)).clamp(min=0) * (l * normal).sum(-1).clamp(min=0) * area.unsqueeze(1) / dist2
         irr = irr + torch.where(valid.unsqueeze(1), wp * e, torch.zeros_like(e))
-    # Sun patches: a point is sunlit when the ray toward the sun leaves through the sun's window. One row per scene
-    # (power 0 without a sun), so the whole batch is one set of tensor operations.
-    sun_rows = []
-    for s in scenes:
-        row = [0.0] * 10
-        if s.lights['sun'] is not None:
-            sdir, oi, power = s.lights['sun']
-            (f, kind, u0, u1, z0, z1, *_r) = s.openings[oi]
-            axis = 0 if f in (2, 3) else 1
-            plane = 0.0 if f in (2, 4) else (s.width if f == 3 else s.depth)
-            toward = -np.asarray(sdir, dtype=np.float32)
-            if abs(float(toward[axis])) >= 1e-4:
-                row = [*toward, float(axis), plane, u0, u1, z0, z1, power]
-        sun_rows.append(row)
-    sun = torch.from_numpy(np.asarray(sun_rows, dtype=np.float32)).to(device)  # (B, 10)
+    # Sun patches: a point is sunlit when the ray toward the sun leaves through the sun's window (power 0 without a
+    # sun) and, in an L, does not pass through the block on its way.
+    sun = field('sun')  # (B, 10)
     toward = sun[:, 0:3].unsqueeze(1)
     on_x = sun[:, 3:4] < 0.5  # the window's wall is west or east: its plane is x = const
     plane, su0, su1, sz0, sz1, power = [sun[:, k:k + 1] for k in range(4, 10)]
@@ -752,16 +923,24 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     q = p + t.unsqueeze(-1) * toward
     qu = torch.where(on_x, q[..., 1], q[..., 0])
     lit = (t > 0) & (qu > su0 + 0.06) & (qu < su1 - 0.06) & (q[..., 2] > sz0 + 0.06) & (q[..., 2] < sz1 - 0.06)
+    if any_block:
+        tw = toward[..., 0:2]
+        tw = torch.where(tw.abs() < eps, torch.full_like(tw, eps), tw)
+        sa = (bmin - p[..., 0:2]) / tw
+        sb = (bmax - p[..., 0:2]) / tw
+        s_near = torch.minimum(sa, sb).max(-1).values
+        s_far = torch.maximum(sa, sb).min(-1).values
+        shadowed = has_block & (s_near < s_far) & (s_far > 1e-4) & (s_near < t)
+        lit = lit & ~shadowed
     cosine = (normal * toward).sum(-1).clamp(min=0)
     irr = irr + power * lit.float() * cosine * (~outside).float()
-    # Ceiling lights: up to three per scene, padded with lights of power 0.
-    lamp_rows = [[list(l) for l in s.lights['ceiling_lights']] + [[0.0, 0.0, 1.0, 0.0]] * (3 - len(s.lights['ceiling_lights'])) for s in scenes]
-    lamps = torch.from_numpy(np.asarray(lamp_rows, dtype=np.float32)).to(device)  # (B, 3, 4)
-    for k in range(lamps.shape[1]):
+    # Ceiling lights: up to three per scene, padded with lights of power 0 (slots no scene uses are skipped).
+    lamps = field('lamps').view(B, 3, 4)
+    for k in range(int(host_field('n_lamps').max()) if B else 0):
         to = lamps[:, k, 0:3].unsqueeze(1) - p
         dist2 = (to * to).sum(-1) + 0.2
         irr = irr + lamps[:, k, 3:4] * (to * normal).sum(-1).clamp(min=0) / dist2.pow(1.5)
-    light_colour = torch.tensor([s.lights['colour'] for s in scenes], device=device, dtype=torch.float32).unsqueeze(1)
+    light_colour = field('colour').unsqueeze(1)
     radiance = albedo * irr.unsqueeze(-1) * light_colour
 
     # The view outside: a bright sky over greenery or buildings; the room beyond an arch is dimmer.
@@ -779,17 +958,20 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     radiance = torch.where(beyond.unsqueeze(-1), other.expand(-1, -1, 3) * (1 + 0.1 * horizon_noise.unsqueeze(-1)), radiance)
 
     image = radiance.reshape(B, height, width, 3).permute(0, 3, 1, 2)
-    image = photograph(scenes, image, generator)
+    # Whether any scene is blurred, decided on the host (float32, as on the device) so the device is not waited on.
+    any_blur = bool((host_field('blur').astype(np.float32) > 0).any())
+    image = photograph(field, image, generator, any_blur)
     return image, visible.reshape(B, height, width), layout.reshape(B, height, width)
 
 
-def photograph(scenes, linear, generator=None):
-    """Exposure, tone curve, white balance, saturation, vignetting, blur, chromatic aberration, noise; sRGB out."""
+def photograph(field, linear, generator=None, any_blur=True):
+    """Exposure, tone curve, white balance, saturation, vignetting, blur, chromatic aberration, noise; sRGB out.
+    field(name) gives the packed batch's (B, n) float32 columns on the device."""
     device = linear.device
     B, _, H, W = linear.shape
-    col = lambda key: torch.tensor([s.photo[key] for s in scenes], device=device, dtype=torch.float32).view(B, 1, 1, 1)
+    col = lambda key: field(key).reshape(B, 1, 1, 1)
     x = linear * col('exposure')
-    wb = torch.tensor([s.photo['white_balance'] for s in scenes], device=device, dtype=torch.float32).view(B, 3, 1, 1)
+    wb = field('white_balance').reshape(B, 3, 1, 1)
     x = x * wb
     shoulder = col('curve')
     x = x * (1 + x / (shoulder * 4) ** 2) / (1 + x)  # Reinhard with a white point: windows clip, rooms keep contrast
@@ -799,8 +981,8 @@ def photograph(scenes, linear, generator=None):
     yy, xx = torch.meshgrid(torch.linspace(-1, 1, H, device=device), torch.linspace(-1, 1, W, device=device), indexing='ij')
     r2 = (xx * xx * (W / max(H, W)) ** 2 + yy * yy * (H / max(H, W)) ** 2)
     x = x * (1 - col('vignette') * r2.view(1, 1, H, W))
-    blur = torch.tensor([s.photo['blur'] for s in scenes], device=device)
-    if bool((blur > 0).any()):
+    blur = field('blur').reshape(B)
+    if any_blur:
         k = torch.arange(-3, 4, device=device, dtype=torch.float32)
         sigma = blur.clamp(min=0.3).view(B, 1)
         kernel = torch.exp(-0.5 * (k.view(1, -1) / sigma) ** 2)
@@ -819,9 +1001,9 @@ def photograph(scenes, linear, generator=None):
     return x.clamp(0, 1)
 
 
-def batch(seed, start, count, height, width, device, noise, generator=None):
-    scenes = [scene(seed, start + i) for i in range(count)]
-    return render(scenes, height, width, device, noise, generator)
+def batch(seed, start, count, height, width, device, noise, generator=None, l_share=0.0):
+    scenes = [_scene(seed, start + i, l_share) for i in range(count)]
+    return render(pack(scenes), height, width, device, noise, generator)
 
 
 if __name__ == '__main__':

@@ -12,7 +12,6 @@ hardware, the losses and the held-out figures) and OUT/held-out.png (image | vis
 import argparse
 import json
 import math
-import multiprocessing as mp
 import os
 import platform
 import time
@@ -23,11 +22,6 @@ import torch.nn.functional as F
 
 import synth
 from model import RoomNet
-
-
-def scenes_for(args_tuple):
-    seed, start, count = args_tuple
-    return [synth.scene(seed, start + i) for i in range(count)]
 
 
 def edge_target(layout):
@@ -100,7 +94,7 @@ def main():
     p.add_argument('--seed', type=int, default=1)
     p.add_argument('--eval-seed', type=int, default=999)
     p.add_argument('--eval-count', type=int, default=256)
-    p.add_argument('--workers', type=int, default=max(1, min(12, (os.cpu_count() or 2) - 2)))
+    p.add_argument('--workers', type=int, default=max(1, min(12, (os.cpu_count() or 2) - 2)), help='loader processes drawing and packing batches (0: in the training process)')
     p.add_argument('--init', help='start from these weights (a state dict, e.g. an earlier run\'s room-understanding-fp16.pt)')
     p.add_argument('--out', required=True)
     args = p.parse_args()
@@ -123,10 +117,10 @@ def main():
            'torch': torch.__version__, 'steps': [], 'started': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}
     print(f'{params / 1e6:.2f} M parameters on {log["device"]}', flush=True)
 
-    pool = mp.get_context('fork').Pool(args.workers) if args.workers > 1 else None
-    jobs = ((args.seed, s * args.batch, args.batch) for s in range(10**9))
-    source = pool.imap(scenes_for, jobs, chunksize=1) if pool else map(scenes_for, jobs)
+    # Loader workers draw and pack the next batches (numpy, pinned memory) while the device renders and trains.
+    source = iter(synth.loader(args.seed, args.batch, args.workers, device))
     g = torch.Generator(device=device).manual_seed(args.seed)
+    sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
     t0 = time.time()
     step = 0
     seen = 0
@@ -138,15 +132,18 @@ def main():
         lr = args.lr * min(1.0, share / 0.05) * 0.5 * (1 + math.cos(math.pi * min(1.0, share)))
         for group in opt.param_groups:
             group['lr'] = lr
+        timed = step % 25 == 5  # every 25th step is timed part by part, the device synchronised between parts
+        if timed:
+            sync()
         tick = time.time()
-        scenes = next(source)
-        tick_scenes = time.time()
+        packed = next(source)
+        tick_batch = time.time()
         portrait = step % 4 == 3
         h, w = (args.width, args.height) if portrait else (args.height, args.width)
         with torch.no_grad():
-            image, visible, layout = synth.render(scenes, h, w, device, bank, g)
-        if device.type == 'cuda' and step % 25 == 5:
-            torch.cuda.synchronize()
+            image, visible, layout = synth.render(packed, h, w, device, bank, g)
+        if timed:
+            sync()
         tick_render = time.time()
         image = image.contiguous(memory_format=torch.channels_last)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == 'cuda'):
@@ -157,18 +154,18 @@ def main():
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 2.0)
         opt.step()
-        if step % 25 == 5:
-            if device.type == 'cuda':
-                torch.cuda.synchronize()
-            print(json.dumps({'step': step, 'wait_scenes_s': round(tick_scenes - tick, 3), 'render_s': round(tick_render - tick_scenes, 3), 'network_s': round(time.time() - tick_render, 3)}), flush=True)
+        if timed:
+            sync()
+            timing = {'step': step, 'wait_batch_s': round(tick_batch - tick, 3), 'render_s': round(tick_render - tick_batch, 3), 'network_s': round(time.time() - tick_render, 3)}
+            log.setdefault('timings', []).append(timing)
+            print(json.dumps(timing), flush=True)
         step += 1
-        seen += len(scenes)
+        seen += args.batch
         if step % 25 == 0 or step == 1:
             entry = {'step': step, 'seconds': round(elapsed, 1), 'scenes': seen, 'lr': lr, 'visible': float(lv.detach()), 'layout': float(ll.detach()), 'edges': float(le.detach())}
             log['steps'].append(entry)
             print(json.dumps(entry), flush=True)
-    if pool:
-        pool.terminate()
+    del source
     log['train_seconds'] = round(time.time() - t0, 1)
     log['train_steps'] = step
     log['train_scenes'] = seen
