@@ -1,12 +1,16 @@
 """Procedural rooms rendered on the fly, with exact labels: the data engine of the room-understanding network.
 
-A scene is a box room (walls, floor, ceiling) with openings, skirting, wall art, rugs, furniture made of boxes and
+A scene is a box room (walls, floor, ceiling), or with --l-share an L (the box less a full-height block in a corner in
+front of the camera), with openings, skirting, wall art, rugs, furniture made of boxes and
 clutter, lit by its windows (area lights seen as soft glow and sun patches), ceiling lights and an ambient term with
 corner darkening, then photographed: exposure, tone curve, white balance, vignetting, lens distortion, blur, noise and
-chromatic aberration. The scene is drawn on the CPU (numpy, seeded), the pixels are ray-cast on the GPU (torch), so a
-training run sees a new room in every sample.
+chromatic aberration. The scene is drawn on the CPU (numpy, seeded) and packed with the rest of its batch into one
+array (`pack`; in `loader` worker processes while training), the pixels are ray-cast on the GPU (torch) from that
+array in one copy and batched tensor operations, so a training run sees a new room in every sample.
 
-Every scene depends only on (seed, index): `scene(seed, i)` is the same room on any machine.
+Every scene depends only on (seed, index, l_share): `scene(seed, i)` is the same room on any machine, and
+`scene(seed, i, l_share)` is that room whenever its own shape stream leaves it a box. check_determinism.py checks this
+against an earlier synth.py.
 
 Labels:
   visible  per pixel, what the ray through it hits first (VISIBLE_CLASSES)
@@ -37,6 +41,7 @@ M_PAINT, M_PLANKS, M_TILES, M_CARPET, M_CONCRETE, M_BRICK, M_STRIPES, M_FABRIC, 
 
 MAX_BOXES = 48
 MAX_OPENINGS = 6
+SHAPE_STREAM = 0x4c  # the room's shape comes from the random stream (seed, index, SHAPE_STREAM)
 
 
 def _srgb_to_linear(c):
@@ -71,6 +76,7 @@ class Scene:
     boxes: list  # (min (3,), max (3,), visible class, Material)
     lights: dict = field(default_factory=dict)
     photo: dict = field(default_factory=dict)
+    block: tuple | None = None  # an L-shaped room: the full-height block (x0, y0, x1, y1) standing in a corner
 
 
 def _paint(rng, light=True):
@@ -137,7 +143,9 @@ def _soft_material(rng):
     return _material(rng, M_PAINT, np.array([rng.uniform(0.03, 0.2)] * 3), None, 1, 0, 0.02)
 
 
-def scene(seed: int, index: int) -> Scene:
+def scene(seed: int, index: int, l_share: float = 0.0) -> Scene:
+    """Room `index` of `seed`. With l_share > 0, that share of rooms are L-shaped: a second random stream (never the
+    main one) decides the shape and draws the block, so every room it leaves a box is the box room of l_share 0."""
     rng = np.random.default_rng([seed, index])
     W = rng.uniform(2.6, 7.5)
     D = rng.uniform(2.6, 8.5)
@@ -206,6 +214,8 @@ def scene(seed: int, index: int) -> Scene:
     distortion = float(rng.uniform(-0.06, 0.01)) if rng.random() < 0.4 and hfov < 85 else 0.0
 
     boxes = []
+    box_piece = []  # which piece (a sofa, a picture) each box belongs to: an L removes whole pieces
+    piece = [0]
 
     def add(lo, hi, cls, mat):
         lo, hi = np.array(lo, dtype=np.float32), np.array(hi, dtype=np.float32)
@@ -214,6 +224,7 @@ def scene(seed: int, index: int) -> Scene:
             return False
         if len(boxes) < MAX_BOXES:
             boxes.append((lo, hi, cls, mat))
+            box_piece.append(piece[0])
         return True
 
     def wall_free(face, u0, u1, z_top):
@@ -233,6 +244,7 @@ def scene(seed: int, index: int) -> Scene:
     furnished = rng.random() < 0.75
     pieces = rng.integers(1, 9) if furnished else 0
     for _ in range(pieces):
+        piece[0] += 1
         kind = rng.choice(['sofa', 'bed', 'cabinet', 'tall', 'table', 'chair', 'armchair', 'lamp', 'plant'])
         mat = _soft_material(rng)
         against = kind in ('sofa', 'bed', 'cabinet', 'tall') or rng.random() < 0.3
@@ -322,6 +334,7 @@ def scene(seed: int, index: int) -> Scene:
 
     # Wall art, mirrors and shelves above eye level.
     for _ in range(rng.integers(0, 4)):
+        piece[0] += 1
         face = int(rng.integers(2, 6))
         length = D if face in (2, 3) else W
         aw, ah = rng.uniform(0.3, min(1.6, length - 0.3)), rng.uniform(0.3, 1.1)
@@ -342,6 +355,7 @@ def scene(seed: int, index: int) -> Scene:
 
     # Clutter on the floor: boxes, bags, toys, clothes.
     for _ in range(rng.integers(0, 10) if rng.random() < 0.4 else 0):
+        piece[0] += 1
         s = rng.uniform(0.08, 0.5)
         w, d, h = s * rng.uniform(0.5, 1.5), s * rng.uniform(0.5, 1.5), s * rng.uniform(0.2, 1.2)
         x0, y0 = rng.uniform(0.05, W - w - 0.05), rng.uniform(0.05, D - d - 0.05)
@@ -349,6 +363,7 @@ def scene(seed: int, index: int) -> Scene:
 
     # Ceiling fixtures (labelled furniture: they are not the ceiling's surface).
     for _ in range(rng.integers(0, 3)):
+        piece[0] += 1
         s = rng.uniform(0.1, 0.5)
         x0, y0 = rng.uniform(0.2, W - s - 0.2), rng.uniform(0.2, D - s - 0.2)
         add((x0, y0, H - rng.uniform(0.03, 0.4)), (x0 + s, y0 + s, H), V_FURNITURE, _material(rng, M_PAINT, np.array([rng.uniform(0.1, 0.95)] * 3)))
@@ -385,7 +400,131 @@ def scene(seed: int, index: int) -> Scene:
         'aberration': int(rng.integers(0, 2)) if rng.random() < 0.3 else 0,
         'flip': bool(rng.random() < 0.5),
     }
-    return Scene(W, D, H, np.array([cx, cy, cz]), float(yaw), pitch, roll, hfov, distortion, surfaces, skirting, openings, boxes, lights, photo)
+    room = Scene(W, D, H, np.array([cx, cy, cz]), float(yaw), pitch, roll, hfov, distortion, surfaces, skirting, openings, boxes, lights, photo)
+    if l_share > 0:
+        shape_rng = np.random.default_rng([seed, index, SHAPE_STREAM])
+        if shape_rng.random() < l_share:
+            block = _draw_block(shape_rng, room)
+            if block is not None:
+                _carve_block(room, block, box_piece)
+    return room
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# L-shaped rooms: the box less a full-height block standing in one of its corners, as tools/room-renderer draws them
+# (README "L-shaped rooms"): a corner in front of the camera, each side 25–50 % of the room's width / depth with legs
+# of floor at least 1.5 m wide, the camera 0.4 m or more from its faces, the block covering 5–35 % of the view, the
+# floor and two walls still in view. A block face takes the class and paint of the wall it faces like.
+
+BLOCK_SIDE = (0.25, 0.5)
+BLOCK_MIN_LEG = 1.5
+BLOCK_CLEARANCE = 0.4
+BLOCK_FRACTION = (0.05, 0.35)
+
+
+def _view_rays(room, nx=40, ny=32, width=320, height=256):
+    """Unit rays (nx * ny, 3) over a 320 x 256 view of the room's camera (no distortion; the mirror changes nothing)."""
+    focal = width / 2 / math.tan(math.radians(room.hfov) / 2)
+    xs = ((np.arange(nx) + 0.5) / nx * width - width / 2) / focal
+    ys = ((np.arange(ny) + 0.5) / ny * height - height / 2) / focal
+    xn, yn = np.meshgrid(xs, ys)
+    cam = np.stack([xn.ravel(), yn.ravel(), np.ones(nx * ny)], -1)
+    d = cam @ _rotation(room)
+    return d / np.linalg.norm(d, axis=1, keepdims=True)
+
+
+def _cast_shell(room, d, block):
+    """Per ray: the room face it meets (0 floor, 1 ceiling, 2-5 walls; a block face counts as the wall it faces like)
+    and whether that is the block."""
+    C = room.camera
+    size = np.array([room.width, room.depth, room.height])
+    dsafe = np.where(np.abs(d) < 1e-6, 1e-6, d)
+    t_axes = (np.where(d > 0, size, 0.0) - C) / dsafe
+    axis = t_axes.argmin(1)
+    t_room = t_axes.min(1)
+    positive = d[np.arange(len(d)), axis] > 0
+    face = np.where(axis == 2, positive.astype(int), np.where(axis == 0, 2, 4) + positive)
+    bmin, bmax = np.array(block[0:2]), np.array(block[2:4])
+    ta = (bmin - C[:2]) / dsafe[:, :2]
+    tb = (bmax - C[:2]) / dsafe[:, :2]
+    near = np.minimum(ta, tb)
+    b_near, b_axis = near.max(1), near.argmax(1)
+    b_far = np.maximum(ta, tb).min(1)
+    on_block = (b_near < b_far) & (b_near > 0) & (b_near < t_room)
+    entering = d[np.arange(len(d)), b_axis] > 0
+    face = np.where(on_block, np.where(b_axis == 0, 2, 4) + entering, face)
+    return face, on_block
+
+
+def _draw_block(rng, room, attempts=40):
+    """An L's block (x0, y0, x1, y1) for the room's camera, or None when `attempts` draws fail."""
+    W, D = room.width, room.depth
+    C = room.camera
+    R = _rotation(room)
+    focal = 160 / math.tan(math.radians(room.hfov) / 2)
+    ahead = lambda p: float((np.asarray(p) - C) @ R[2])
+    corners = [(cx, cy) for cx in (0, 1) for cy in (0, 1) if ahead((cx * W, cy * D, C[2])) > 0]
+    if not corners:
+        return None
+    d = _view_rays(room)
+
+    def side(length):
+        lo, hi = BLOCK_SIDE[0] * length, min(BLOCK_SIDE[1] * length, length - BLOCK_MIN_LEG)
+        return rng.uniform(lo, hi) if lo <= hi else None
+
+    for _ in range(attempts):
+        cx, cy = corners[int(rng.integers(len(corners)))]
+        sx, sy = side(W), side(D)
+        if sx is None or sy is None:
+            continue
+        x0, x1 = (0.0, sx) if cx == 0 else (W - sx, W)
+        y0, y1 = (0.0, sy) if cy == 0 else (D - sy, D)
+        c = BLOCK_CLEARANCE
+        if x0 - c < C[0] < x1 + c and y0 - c < C[1] < y1 + c:
+            continue
+        # The block's own corner in the room (the L's inner vertical edge) in front of the camera and within the
+        # image's width.
+        inner = (np.array([x1 if cx == 0 else x0, y1 if cy == 0 else y0, C[2]]) - C) @ R.T
+        if inner[2] <= 0 or abs(focal * inner[0] / inner[2]) > 160:
+            continue
+        block = (float(x0), float(y0), float(x1), float(y1))
+        face, on_block = _cast_shell(room, d, block)
+        if not BLOCK_FRACTION[0] <= on_block.mean() <= BLOCK_FRACTION[1]:
+            continue
+        free = ~on_block
+        walls = sum(((face == f) & free).mean() >= 0.02 for f in (2, 3, 4, 5))
+        if walls >= 2 and ((face == 0) & free).mean() >= 0.03:
+            return block
+    return None
+
+
+def _carve_block(room, block, box_piece):
+    """Make the box room an L: openings only on the walls' uncovered parts (0.3 m or more from the block), pieces
+    (every box of a sofa, a picture) standing within 2 cm of the block removed, ceiling lights above it removed."""
+    x0, y0, x1, y1 = block
+    W, D = room.width, room.depth
+    covered = {}  # wall face -> the span (u) the block covers
+    if x0 == 0.0:
+        covered[2] = (y0, y1)
+    if x1 == W:
+        covered[3] = (y0, y1)
+    if y0 == 0.0:
+        covered[4] = (x0, x1)
+    if y1 == D:
+        covered[5] = (x0, x1)
+    kept = [k for k, o in enumerate(room.openings)
+            if not (o[0] in covered and o[2] < covered[o[0]][1] + 0.3 and o[3] > covered[o[0]][0] - 0.3)]
+    sun = room.lights['sun']
+    if sun is not None:
+        room.lights['sun'] = (sun[0], kept.index(sun[1]), sun[2]) if sun[1] in kept else None
+    room.openings = [room.openings[k] for k in kept]
+    gap = 0.02
+    inside = lambda lo, hi: lo[0] < x1 + gap and hi[0] > x0 - gap and lo[1] < y1 + gap and hi[1] > y0 - gap
+    gone = {box_piece[k] for k, (lo, hi, _, _) in enumerate(room.boxes) if inside(lo, hi)}
+    room.boxes = [b for k, b in enumerate(room.boxes) if box_piece[k] not in gone]
+    room.lights['ceiling_lights'] = [l for l in room.lights['ceiling_lights']
+                                     if not (x0 - 0.3 < l[0] < x1 + 0.3 and y0 - 0.3 < l[1] < y1 + 0.3)]
+    room.block = block
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -680,6 +819,20 @@ def _camera_rays(field, tan_half, height, width, device):
     return d
 
 
+_CONSTANTS = {}
+
+
+def _constant(device, name):
+    """Small tables, copied to the device once: torch.tensor(..., device='cuda') is a blocking copy that waits for
+    everything queued on the GPU, so a render must not make one."""
+    key = (str(device), name)
+    if key not in _CONSTANTS:
+        rows = {'normals': [[0, 0, 1], [0, 0, -1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]],
+                'inward': [[0, 0, 0], [0, 0, 0], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]]}[name]
+        _CONSTANTS[key] = torch.tensor(rows, device=device, dtype=torch.float32)
+    return _CONSTANTS[key]
+
+
 def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Generator | None = None):
     """Ray-cast a batch: a list of Scenes, or a batch packed by `pack` (numpy, or a CPU tensor, pinned for an
     asynchronous copy). Returns image (B,3,H,W) in [0,1], visible (B,H,W) and layout (B,H,W) long."""
@@ -750,7 +903,7 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     x, y, z = p_room[..., 0], p_room[..., 1], p_room[..., 2]
     u = torch.where(face <= 1, x, torch.where(face <= 3, y, x))
     v = torch.where(face <= 1, y, z)
-    normal_table = torch.tensor([[0, 0, 1], [0, 0, -1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], device=device, dtype=torch.float32)
+    normal_table = _constant(device, 'normals')
     normal = normal_table[face]
     material = face.clone()
     visible = torch.where(face == 0, V_FLOOR, torch.where(face == 1, V_CEILING, V_WALL)).long()
@@ -893,7 +1046,7 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
 
     # Window glow: each window a soft area light on the room side.
     wp = field('window_power')
-    inward_table = torch.tensor([[0, 0, 0], [0, 0, 0], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], device=device, dtype=torch.float32)
+    inward_table = _constant(device, 'inward')
     for k in range(n_ops):
         f = ops[:, k, 0].long()
         valid = (f >= 2) & (ops[:, k, 1] <= 1)
@@ -1015,11 +1168,12 @@ if __name__ == '__main__':
     parser.add_argument('--count', type=int, default=8)
     parser.add_argument('--height', type=int, default=240)
     parser.add_argument('--width', type=int, default=320)
+    parser.add_argument('--l-share', type=float, default=0.0, help='share of L-shaped rooms')
     parser.add_argument('--out', required=True)
     args = parser.parse_args()
     device = 'cuda' if torch.cuda.is_available() else 'cpu'
     bank = NoiseBank(device)
-    image, visible, layout = batch(args.seed, 0, args.count, args.height, args.width, device, bank)
+    image, visible, layout = batch(args.seed, 0, args.count, args.height, args.width, device, bank, l_share=args.l_share)
     from sheet import save_sheet
     save_sheet(args.out, image, visible, layout)
     print(f'wrote {args.out}', file=sys.stderr)

@@ -4,8 +4,8 @@ export it to ONNX.
     python3 train.py --minutes 8 --batch 48 --out OUT          # a CUDA GPU (the committed model)
     python3 train.py --minutes 20 --batch 4 --height 128 --width 160 --out OUT   # this 2-core CPU, a smaller schedule
 
-Training scenes come from seed --seed (scene i of step s is scene(seed, s * batch + i)); evaluation scenes from
---eval-seed, never trained on. The learning rate follows the elapsed share of --minutes (warm-up, then cosine), so the
+Training scenes come from seed --seed (scene i of step s is scene(seed, s * batch + i, l_share)), drawn and packed by
+--workers loader processes ahead of the training loop; evaluation scenes from --eval-seed, never trained on. The learning rate follows the elapsed share of --minutes (warm-up, then cosine), so the
 same command fits its time on any machine. Writes OUT/room-understanding.onnx, OUT/log.json (the schedule, the
 hardware, the losses and the held-out figures) and OUT/held-out.png (image | visible | layout, truth then prediction).
 """
@@ -37,7 +37,7 @@ def losses(outputs, visible, layout):
     lv = F.cross_entropy(pv.float(), visible)
     ll = F.cross_entropy(pl.float(), layout, ignore_index=synth.IGNORE)
     target = edge_target(layout)
-    le = F.binary_cross_entropy_with_logits(pe.float(), target, pos_weight=torch.tensor(8.0, device=pe.device))
+    le = F.binary_cross_entropy_with_logits(pe.float(), target, pos_weight=torch.full((), 8.0, device=pe.device))
     return lv, ll, le
 
 
@@ -60,10 +60,12 @@ def evaluate(net, bank, args, device, count=256, sheet_path=None):
     cv = torch.zeros(len(synth.VISIBLE_CLASSES), len(synth.VISIBLE_CLASSES), dtype=torch.float64)
     cl = torch.zeros(len(synth.LAYOUT_CLASSES), len(synth.LAYOUT_CLASSES), dtype=torch.float64)
     wrong = total = 0
+    by_shape = {'box': [0, 0, 0], 'l': [0, 0, 0]}  # scenes, wrong layout pixels, pixels
     step = min(args.batch, 32)
     for start in range(0, count, step):
         g = torch.Generator(device=device).manual_seed(start)
-        image, visible, layout = synth.batch(args.eval_seed, start, step, args.height, args.width, device, bank, g)
+        scenes = [synth.scene(args.eval_seed, start + i, args.l_share) for i in range(step)]
+        image, visible, layout = synth.render(synth.pack(scenes), args.height, args.width, device, bank, g)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == 'cuda'):
             pv, pl, _ = net(image)
         pv, pl = pv.argmax(1), pl.argmax(1)
@@ -72,6 +74,11 @@ def evaluate(net, bank, args, device, count=256, sheet_path=None):
         keep = layout != synth.IGNORE
         wrong += int(((pl != layout) & keep).sum())
         total += int(keep.sum())
+        for k, s in enumerate(scenes):
+            counts = by_shape['box' if s.block is None else 'l']
+            counts[0] += 1
+            counts[1] += int(((pl[k] != layout[k]) & keep[k]).sum())
+            counts[2] += int(keep[k].sum())
         if sheet_path and start == 0:
             from sheet import LAYOUT_PALETTE, VISIBLE_PALETTE, save_sheet
             n = min(8, step)
@@ -81,7 +88,9 @@ def evaluate(net, bank, args, device, count=256, sheet_path=None):
     vm, vper = miou(cv)
     lm, lper = miou(cl)
     return {'scenes': count, 'visible_miou': vm, 'visible_iou': dict(zip(synth.VISIBLE_CLASSES, vper)),
-            'layout_miou': lm, 'layout_iou': dict(zip(synth.LAYOUT_CLASSES, lper)), 'layout_pixel_error': wrong / max(total, 1)}
+            'layout_miou': lm, 'layout_iou': dict(zip(synth.LAYOUT_CLASSES, lper)), 'layout_pixel_error': wrong / max(total, 1),
+            'l_rooms': by_shape['l'][0], 'layout_pixel_error_box': by_shape['box'][1] / max(by_shape['box'][2], 1),
+            'layout_pixel_error_l': by_shape['l'][1] / max(by_shape['l'][2], 1)}
 
 
 def main():
@@ -95,6 +104,7 @@ def main():
     p.add_argument('--eval-seed', type=int, default=999)
     p.add_argument('--eval-count', type=int, default=256)
     p.add_argument('--workers', type=int, default=max(1, min(12, (os.cpu_count() or 2) - 2)), help='loader processes drawing and packing batches (0: in the training process)')
+    p.add_argument('--l-share', type=float, default=0.3, help='share of rooms drawn as L-shapes (training and held-out); about 85 %% of them find a block, the rest stay boxes')
     p.add_argument('--init', help='start from these weights (a state dict, e.g. an earlier run\'s room-understanding-fp16.pt)')
     p.add_argument('--out', required=True)
     args = p.parse_args()
@@ -118,12 +128,12 @@ def main():
     print(f'{params / 1e6:.2f} M parameters on {log["device"]}', flush=True)
 
     # Loader workers draw and pack the next batches (numpy, pinned memory) while the device renders and trains.
-    source = iter(synth.loader(args.seed, args.batch, args.workers, device))
+    source = iter(synth.loader(args.seed, args.batch, args.workers, device, l_share=args.l_share))
     g = torch.Generator(device=device).manual_seed(args.seed)
     sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
     t0 = time.time()
     step = 0
-    seen = 0
+    seen = seen_l = 0
     while True:
         elapsed = time.time() - t0
         share = elapsed / budget
@@ -161,6 +171,7 @@ def main():
             print(json.dumps(timing), flush=True)
         step += 1
         seen += args.batch
+        seen_l += int((packed[:, synth.FIELD['block'][0]] > 0.5).sum())  # host memory: no wait on the device
         if step % 25 == 0 or step == 1:
             entry = {'step': step, 'seconds': round(elapsed, 1), 'scenes': seen, 'lr': lr, 'visible': float(lv.detach()), 'layout': float(ll.detach()), 'edges': float(le.detach())}
             log['steps'].append(entry)
@@ -169,6 +180,7 @@ def main():
     log['train_seconds'] = round(time.time() - t0, 1)
     log['train_steps'] = step
     log['train_scenes'] = seen
+    log['train_l_rooms'] = seen_l
     log['held_out'] = evaluate(net, bank, args, device, args.eval_count, os.path.join(args.out, 'held-out.png'))
     print(json.dumps(log['held_out']), flush=True)
 
