@@ -41,6 +41,7 @@ M_PAINT, M_PLANKS, M_TILES, M_CARPET, M_CONCRETE, M_BRICK, M_STRIPES, M_FABRIC, 
 
 MAX_BOXES = 48
 MAX_OPENINGS = 6
+SLOTS = 8  # boxes tested together in render (tensors of batch x pixels x SLOTS x 3)
 SHAPE_STREAM = 0x4c  # the room's shape comes from the random stream (seed, index, SHAPE_STREAM)
 
 
@@ -947,9 +948,9 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         material = torch.where(core & (kind == 2), torch.full_like(material, 7 + MAX_BOXES + k), material)
         sky_seed = torch.where(core, sd.expand(-1, N), sky_seed)
 
-    # Boxes: slab test against each, nearest hit before the room's face. Box slot k is tested only on the scenes that
-    # have more than k boxes: the batch is taken in the packed order (most boxes first), so those are a prefix of it,
-    # and the work is the boxes there are rather than batch x MAX_BOXES.
+    # Boxes: slab test against each, nearest hit before the room's face. Box slots k .. k + SLOTS - 1 are tested only on
+    # the scenes that have more than k boxes: the batch is taken in the packed order (most boxes first), so those are a
+    # prefix of it, and the work is about the boxes there are rather than batch x MAX_BOXES.
     boxes = field('boxes').view(B, MAX_BOXES, 7)
     lo, hi, bcls = boxes[:, :, 0:3], boxes[:, :, 3:6], boxes[:, :, 6]
     inv = 1 / dsafe  # (B,N,3)
@@ -961,18 +962,22 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
     axis_b = torch.zeros((B, N), dtype=torch.long, device=device)
     if B and sorted_counts[0] > 0:
         order = field('box_order')[:, 0].long()
-        o_s, inv_s, lo_s, hi_s = o[order], inv[order], lo[order], hi[order]
-        for k in range(int(sorted_counts[0])):
+        o_s, inv_s, lo_s, hi_s, cls_s = o[order], inv[order], lo[order], hi[order], bcls[order]
+        for k in range(0, int(sorted_counts[0]), SLOTS):
             n = int((sorted_counts > k).sum())
-            t1 = (lo_s[:n, k:k + 1] - o_s[:n]) * inv_s[:n]  # (n,N,3)
-            t2 = (hi_s[:n, k:k + 1] - o_s[:n]) * inv_s[:n]
+            g = min(SLOTS, MAX_BOXES - k)
+            t1 = (lo_s[:n, k:k + g].unsqueeze(1) - o_s[:n].unsqueeze(2)) * inv_s[:n].unsqueeze(2)  # (n,N,g,3)
+            t2 = (hi_s[:n, k:k + g].unsqueeze(1) - o_s[:n].unsqueeze(2)) * inv_s[:n].unsqueeze(2)
             t_near, near_axis = torch.minimum(t1, t2).max(-1)
             t_far = torch.maximum(t1, t2).min(-1).values
-            # The first box wins a tie, as min over the boxes picked it.
-            closer = (t_near <= t_far) & (t_near > 0) & (t_near < t_box[:n])
-            t_box[:n] = torch.where(closer, t_near, t_box[:n])
-            which[:n] = torch.where(closer, torch.full_like(near_axis, k), which[:n])
-            axis_b[:n] = torch.where(closer, near_axis, axis_b[:n])
+            hit = (t_near <= t_far) & (t_near > 0) & (cls_s[:n, k:k + g] >= 0).unsqueeze(1)
+            t_near = torch.where(hit, t_near, torch.full_like(t_near, 1e9))
+            t_slot, slot = t_near.min(-1)
+            # The first box wins a tie, as min over all the boxes picked it.
+            closer = t_slot < t_box[:n]
+            t_box[:n] = torch.where(closer, t_slot, t_box[:n])
+            which[:n] = torch.where(closer, slot + k, which[:n])
+            axis_b[:n] = torch.where(closer, torch.gather(near_axis, 2, slot.unsqueeze(-1)).squeeze(-1), axis_b[:n])
         unorder = field('box_unorder')[:, 0].long()
         t_box, which, axis_b = t_box[unorder], which[unorder], axis_b[unorder]
     box_hit = t_box < t_room
@@ -1031,16 +1036,16 @@ def render(scenes, height, width, device, noise: NoiseBank, generator: torch.Gen
         p_s = p[c_order]
         casters = field('casters').view(B, MAX_BOXES, 6)[c_order]
         lit_share = torch.ones(B, N, device=device)
-        for k in range(int(c_counts[0])):
+        for k in range(0, int(c_counts[0]), SLOTS):
             n = int((c_counts > k).sum())
-            c_lo, c_hi = casters[:n, k, 0:3], casters[:n, k, 3:6]  # (n,3)
-            px, py = p_s[:n, :, 0], p_s[:n, :, 1]
-            gx = torch.maximum(c_lo[:, 0:1] - px, px - c_hi[:, 0:1]).clamp(min=0)
-            gy = torch.maximum(c_lo[:, 1:2] - py, py - c_hi[:, 1:2]).clamp(min=0)
+            c = casters[:n, None, k:k + SLOTS]  # (n,1,g,6); padding slots are empty boxes at 0, of height 0: no shadow
+            px, py = p_s[:n, :, 0:1], p_s[:n, :, 1:2]
+            gx = torch.maximum(c[..., 0] - px, px - c[..., 3]).clamp(min=0)  # (n,N,g)
+            gy = torch.maximum(c[..., 1] - py, py - c[..., 4]).clamp(min=0)
             gd = torch.sqrt(gx * gx + gy * gy)
-            height_k = (c_hi[:, 2:3] - c_lo[:, 2:3]).clamp(max=1.0)
+            height_k = (c[..., 5] - c[..., 2]).clamp(max=1.0)
             occl = 0.55 * height_k * torch.exp(-gd / (0.08 + 0.15 * height_k))
-            lit_share[:n] = lit_share[:n] * (1 - occl.clamp(0, 0.9))
+            lit_share[:n] = lit_share[:n] * torch.prod(1 - occl.clamp(0, 0.9), -1)
         occl = 1 - lit_share[field('caster_unorder')[:, 0].long()]
         irr = irr * torch.where(floorish, 1 - occl, torch.ones_like(occl))
 
