@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 import torch.nn.functional as F
+import torch.utils.data
 
 VISIBLE_CLASSES = ['floor', 'ceiling', 'wall', 'window', 'door', 'furniture', 'rug', 'art', 'clutter']
 LAYOUT_CLASSES = ['floor', 'ceiling', 'wall-left', 'wall-front', 'wall-right']
