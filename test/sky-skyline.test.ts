@@ -183,6 +183,63 @@ describe('sky_fix paints nothing that is not sky', () => {
     assert.equal(changedNonSky(image, output, notSky, 2), 0);
   });
 
+  it('replaces the sky above, between and below wires across the whole sky, and keeps a wall of the sky\'s white under a parapet', () => {
+    // A street canyon: two towers, stepped back as they rise, run off the top; two dark wires sag across the whole sky
+    // between them; below the wires stands a building whose wall is the sky's own white where they meet, behind a
+    // dark parapet with a 6-pixel gap and dark corner trims. The walk from the top stops at the upper wire in every
+    // column, and the same sky goes on below it (sky_below_skyline before). Beyond the wires the sky goes on; beyond
+    // the parapet, a wall that the sky goes around, down its corners.
+    const width = 480;
+    const height = 360;
+    // An overcast sky, brightest at the top and 20 levels darker at the wall's top.
+    const skyAt = (y: number): Rgb => {
+      const level = 250 - 20 * Math.min(1, y / 200);
+      return [level - 2, level - 1, level];
+    };
+    const sag = (x: number, top: number, depth: number) => top + depth * (1 - ((x - 240) / 170) ** 2);
+    const onWire = (x: number, y: number) => Math.abs(y - sag(x, 100, 16)) < 0.9 || Math.abs(y - sag(x, 135, 12)) < 0.9;
+    const towerEdge = (y: number) => 50 + 6 * Math.floor(y / 25);
+    const { image, notSky } = paint(width, height, (x, y) => {
+      if (y >= 0.85 * height) return { rgb: [80, 96, 60], sky: false };
+      if (x < towerEdge(y) || x >= width - towerEdge(y)) {
+        const window = x % 10 < 6 && Math.floor(y / 14) % 2 === 1;
+        return { rgb: window ? [46, 52, 60] : x < width / 2 ? [150, 96, 74] : [120, 112, 104], sky: false };
+      }
+      if (onWire(x, y)) return { rgb: [58, 58, 62], sky: false };
+      if (x < 150 || x >= 330 || y < 200) return { rgb: skyAt(y), sky: true };
+      const trim = x < 154 || x >= 326 || (y < 204 && !(x >= 250 && x < 256));
+      return { rgb: trim ? [112, 112, 116] : skyAt(200), sky: false };
+    });
+    const { image: output, report } = replaceSky(image, sky);
+    assert.equal(report.replaced, true, JSON.stringify(report));
+    assert.equal(changedNonSky(image, output, notSky, 2), 0);
+    const changed = (x0: number, y0: number, x1: number, y1: number) => {
+      let count = 0;
+      let total = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          // The sky two pixels or more from a wire: the matte gives a wire's edge pixels their share of sky.
+          if (onWire(x + 0.5, y + 0.5) || onWire(x + 0.5, y - 1.5) || onWire(x + 0.5, y + 2.5)) continue;
+          total++;
+          const i = (y * width + x) * 3;
+          if (output.data[i] !== image.data[i] || output.data[i + 2] !== image.data[i + 2]) count++;
+        }
+      }
+      return count / total;
+    };
+    assert.ok(changed(80, 5, 400, 95) > 0.99, `above the wires: ${changed(80, 5, 400, 95)}`);
+    assert.ok(changed(110, 120, 370, 133) > 0.99, `between the wires: ${changed(110, 120, 370, 133)}`);
+    assert.ok(changed(160, 155, 320, 195) > 0.99, `below the wires, over the building: ${changed(160, 155, 320, 195)}`);
+    assert.ok(changed(126, 155, 146, 300) > 0.99, `below the wires, beside the building: ${changed(126, 155, 146, 300)}`);
+    // The wires stay dark: the new sky goes behind them, not over them.
+    let lightened = 0;
+    for (let x = 80; x < 400; x++) {
+      const i = (Math.floor(sag(x + 0.5, 100, 16)) * width + x) * 3;
+      if (output.data[i]! > image.data[i]! + 40) lightened++;
+    }
+    assert.equal(lightened, 0);
+  });
+
   it('replaces the sky under an overhanging cornice and past the end of a pale twig (sky beside)', () => {
     // A tower whose cornice overhangs its body by 15 pixels on each side, and a pale thin twig, too light to be
     // stepped over, across the upper left sky: the sky under both hangs from the open sky beside them.

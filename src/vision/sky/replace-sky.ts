@@ -7,8 +7,8 @@ import { detectSky, type SkyDetection, type SkyDetectionOptions } from './detect
 import { renderLinearSky, type LinearSky } from './render-sky.js';
 import type { SkyVerdict } from './sky-classifier.js';
 import { computeSkyMatte, type SkyMatteOptions } from './sky-matte.js';
-import { hazyEdgeRows, judgeSkyline, type SkylineClarity } from './skyline.js';
-import { refineSky, skyThroughVeil } from './sky-segmentation.js';
+import { bridgeLines, hazyEdgeRows, judgeSkyline, type SkylineClarity } from './skyline.js';
+import { refineSky, skyAcrossWires, skyThroughVeil } from './sky-segmentation.js';
 import { classifySky } from './sky-classifier.js';
 
 /**
@@ -18,9 +18,9 @@ import { classifySky } from './sky-classifier.js';
  *   image or boxed in by straight lines (a ceiling): see `because`.
  * - `already_blue`: the sky is blue already; replacing it would only trade one blue for another.
  * - `greyscale`: a black-and-white photo; a blue sky would colourise one part of it.
- * - `sky_below_skyline`: in most columns the sky goes on below where the skyline was found (between wires, or through
- *   a crown that is no veil of the open sky: see skyThroughVeil): only the part above could be replaced, leaving the
- *   old sky under the new one in steps.
+ * - `sky_below_skyline`: in most columns the sky goes on below where the skyline was found (through a crown that is
+ *   no veil of the open sky, see skyThroughVeil, or past lines that are no wires across it, see skyAcrossWires): only
+ *   the part above could be replaced, leaving the old sky under the new one in steps.
  * - `hazy_skyline`: along a long stretch the sky fades into what is below it with no edge (fog, haze), not even a
  *   soft one with the sky's colour above it (see hazyEdgeRows): where the sky ends cannot be told, and a building
  *   hidden in the haze would be replaced.
@@ -127,8 +127,9 @@ export function replaceSky(image: RawImage, sky: Sky, options: ReplaceSkyOptions
   let skyline = judgeSkyline(detection.planes, detection.segmentation.mask);
   const goesOnBelow = detection.classification.verdict === 'grey' && skyline.columns > 0 && skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP;
   if (detection.classification.verdict === 'none' || goesOnBelow) {
-    // The walk stopped at the first twig of a bare crown: the sky through the crown may make it a sky after all.
-    const veiled = throughVeil(detection, options);
+    // The walk stopped at the first twig of a bare crown: the sky through the crown may make it a sky after all; or
+    // at wires across the whole sky, beyond which the same sky goes on.
+    const veiled = throughVeil(detection, options) ?? (goesOnBelow ? acrossWires(detection, options) : null);
     if (veiled === null) {
       if (!goesOnBelow) return unchanged('no_sky', detection, detection.classification.because);
       const because = 'the sky goes on below the skyline in most columns (bare crowns, wires): only part of it could be replaced';
@@ -193,6 +194,24 @@ function throughVeil(detection: SkyDetection, options: ReplaceSkyOptions): { det
   const skyline = judgeSkyline(planes, segmentation.mask);
   if (skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP || skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) return null;
   return { detection: { ...detection, segmentation, classification }, skyline };
+}
+
+/**
+ * The detection with the sky beyond the wires and signal arms across it (see skyAcrossWires), refined (the sky beside
+ * them, one sky), when the whole is a grey sky that ends at a clear skyline, as throughVeil judges it; otherwise null.
+ */
+function acrossWires(detection: SkyDetection, options: ReplaceSkyOptions): { detection: SkyDetection; skyline: SkylineClarity } | null {
+  const { planes } = detection;
+  const across = skyAcrossWires(planes, detection.walked, options.segmentation);
+  if (across === null) return null;
+  const walked = across.segmentation;
+  const classification = classifySky(planes, walked, options.classifier);
+  if (classification.verdict !== 'grey') return null;
+  const segmentation = refineSky(planes, walked, options.segmentation);
+  // The sky ends where it ends below the wires, not at them.
+  const skyline = judgeSkyline(planes, bridgeLines(segmentation.mask, across.lines, planes.width, planes.height));
+  if (skyline.medianStep < MIN_MEDIAN_SKYLINE_STEP || skyline.longestWeakRun > MAX_WEAK_SKYLINE_RUN) return null;
+  return { detection: { ...detection, walked, segmentation, classification }, skyline };
 }
 
 function composite(

@@ -5,7 +5,7 @@ import { lumaOf, type ColourPlanes } from '../colour-planes.js';
 import { closeMask, dilateSquare, floodFill, localMax } from '../mask-morphology.js';
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel, planarFit } from './sky-model.js';
-import { dropNarrowStrips, extendSkyBeside, skylineLimit, type SkylineOptions } from './skyline.js';
+import { dropNarrowStrips, extendSkyBeside, skylineLimit, walkAcrossWires, type SkylineOptions } from './skyline.js';
 import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';
 
 /** The sky found at the working resolution, before the full-resolution matte. */
@@ -345,6 +345,29 @@ export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, op
   // A veil that is not one sky would be replaced in part, leaving old sky beside the new one behind the same crown.
   if (mask.reduce((sum, value) => sum + value, 0) < (1 - VEIL_MAX_OFF_SKY) * before) return null;
   return finishSegmentation(planes, mask, walked.reachable, walked.cues, walked.barriers, settings, clearSky());
+}
+
+/**
+ * The walked sky (see segmentSky) with the sky beyond thin lines across it: overhead wires and a signal arm, which the
+ * walk from the top stops at (see walkAcrossWires); narrow strips dropped as after the walk. Null when no line was
+ * stepped over. Also the lines stepped over (see bridgeLines). Whether the whole is a grey sky that ends at a crisp
+ * skyline is for the caller to judge, as with skyThroughVeil; the sky beside and one sky are refineSky's.
+ */
+export function skyAcrossWires(
+  planes: ColourPlanes,
+  walked: SkySegmentation,
+  options: SkySegmentationOptions = {},
+): { segmentation: SkySegmentation; lines: Uint8Array } | null {
+  const { width, height } = planes;
+  // From the one sky only: a pale lamp post that reaches the top border is walked down as if it were sky (see
+  // keepOneSky), and beyond the bracket across it the same post goes on, in the post's own colour.
+  const oneSky = walked.mask.slice();
+  keepOneSky(planes, oneSky);
+  const { mask, lines } = walkAcrossWires(planes, walked.reachable, oneSky, options.skyline);
+  dropNarrowStrips(mask, width, height, NARROW_STRIP_RADIUS);
+  if (mask.every((value, i) => value <= oneSky[i]!)) return null;
+  const segmentation = finishSegmentation(planes, mask, walked.reachable, walked.cues, walked.barriers, { ...DEFAULTS, ...options });
+  return { segmentation, lines };
 }
 
 /**

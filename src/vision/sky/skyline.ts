@@ -37,7 +37,8 @@ const DEFAULTS: Required<SkylineOptions> = {
  * The walk steps over nothing. It used to step over a thin dark line (a wire, a twig) when the sky's colour went on
  * right beyond it; but a gutter or a parapet over a wall of the sky's exact colour is the same thin dark line with
  * the same colour beyond, and a wall was painted whenever the straight-line barriers missed its parapet. What lies
- * beyond a line is taken for sky only where it joins the open sky around the line's end: see extendSkyBeside. Sky
+ * beyond a line is taken for sky only where it joins the open sky around the line's end: see extendSkyBeside; or,
+ * where the sky goes on below the walk in most columns, beyond wires across the whole sky: see walkAcrossWires. Sky
  * seen through a bare crown is therefore not replaced (the walk stops at the first branch): see replaceSky for what
  * happens then. Returns 1 where a pixel may be sky.
  */
@@ -200,6 +201,283 @@ function dropSeamedAdditions(planes: ColourPlanes, walked: Uint8Array, allowed: 
     if (seamless) continue;
     for (const i of piece.pixels) allowed[i] = 0;
   }
+}
+
+/**
+ * Most rows down a column that a line the walk steps over may take (the pixels between the last sky above it and the
+ * first of WIRE_LANDING open pixels below): the overhead wires of grey_street_crosswalk_haze_05 take 1–3 at the
+ * working resolution, its slanting signal arm 5–8; its street sign takes 14, a storey of windows more.
+ */
+const WIRE_MAX_BAND = 10;
+/**
+ * Open pixels in a row down a column below a line before the walk lands there: in a bare crown's lattice of twigs
+ * the sky between two twigs down a column is 1–4 pixels, and the walk landing on such a gap could go on no further
+ * (the colour above the next line is read from WIRE_SKIP_ABOVE + JOINT_SPAN rows of sky).
+ */
+const WIRE_LANDING = 3;
+/**
+ * Rows of the sky above a line left out of its colour: the walk goes into the faint core of a wire thinner than a
+ * working pixel (its central difference is about 0 there) and stops at its lower flank, so the last rows above the
+ * band are the wire's edge. Reading the sky right above it, the piece between the wires at columns 329–334 of
+ * grey_street_crosswalk_haze_05 measured a step of 0.018; 2 rows higher, 0.011.
+ */
+const WIRE_SKIP_ABOVE = 2;
+/**
+ * Largest mean colour step (any channel, sRGB 0…1), over a piece's columns, between JOINT_SPAN pixels just below the
+ * line and as many just above it (WIRE_SKIP_ABOVE left out): the pieces of the same sky kept between and below the
+ * wires and the signal arm of grey_street_crosswalk_haze_05 measure 0.011 at most (a 5-column sliver beside its tower
+ * 0.020, left out); a wall 6 levels of 8 bits off the sky, 0.024. A wall of the sky's own colour is told from the
+ * sky by WIRE_WRAP_ROWS, not by colour.
+ */
+const WIRE_JOINT_TOLERANCE = 0.018;
+/**
+ * Rows of a piece beyond a line that may have sky beside them across a thin line (within WIRE_MAX_BAND, past pixels
+ * that are not open only): none. A wire spans the sky from one side to the other, so beside the sky beyond it lies
+ * what lies beside the sky above it (a facade, a tower) or more of the same sky, touching it where the walk passed
+ * the wire: 0 rows on every piece kept over grey_street_crosswalk_haze_05. The wall under a parapet, of the sky's
+ * own white, has the sky beside it across the trims of its corners all the way down (100 rows in the test's).
+ */
+const WIRE_WRAP_ROWS = 0;
+/**
+ * Lines stepped over one below another down a column: grey_street_crosswalk_haze_05 needs 2 (the upper wire, with the
+ * lower one where the walk did not pass it, then the signal arm).
+ */
+const WIRE_MAX_LINES = 4;
+/**
+ * Largest difference (any channel, sRGB 0…1) between a pixel and the sky just above the line for the pixel to join
+ * the sky beyond the line where it grows from where the walk landed (see growBeyondLine): the sky under the street
+ * sign of grey_street_crosswalk_haze_05, reached only past the end of the sign, is within 0.017 of the sky above the
+ * signal arm; its pale stone facades are 0.07 and more off (see VEIL_GAP_TOLERANCE in sky-segmentation).
+ */
+const WIRE_SKY_TOLERANCE = 0.03;
+
+/** The sky walked from the top with what lies beyond thin lines across it (see walkAcrossWires). */
+export interface WalkAcrossWires {
+  /** 1 where a pixel may be sky. */
+  mask: Uint8Array;
+  /** 1 on the lines stepped over, down the columns where the walk stepped over them. */
+  lines: Uint8Array;
+}
+
+/**
+ * The walk from the top border (see skylineLimit), stepping over thin lines across the sky: overhead wires, a signal
+ * arm. In each column the walk goes on below its end when a line of at most WIRE_MAX_BAND rows separates it from
+ * WIRE_LANDING open pixels, and walks down from there as before; what it walks narrower than dropNarrowStrips keeps
+ * is dropped (a gap in a parapet), and each 4-connected piece of the rest grows sideways and down through open sky
+ * of the colour above the line (see growBeyondLine: the sky under a street sign hangs from the sky beside it). A
+ * piece is kept only when the sky just below the line has the colour of the sky just above it (WIRE_JOINT_TOLERANCE)
+ * and no sky lies beside it across a thin line (WIRE_WRAP_ROWS: the wall under a parapet, of the sky's own white, is
+ * the same thin line with the same colour beyond it, but the sky goes on down around its corners). Up to
+ * WIRE_MAX_LINES lines one below another. The lines themselves stay out of the mask: the matte gives their mixed
+ * edge pixels their share of sky, as it does a twig's.
+ */
+export function walkAcrossWires(planes: ColourPlanes, candidate: Uint8Array, walked: Uint8Array, options: SkylineOptions = {}): WalkAcrossWires {
+  const settings = { ...DEFAULTS, ...options };
+  const { width, height } = planes;
+  const edge = edgeStrength(planes);
+  const open = (i: number) => candidate[i] === 1 && edge[i]! < settings.edgeThreshold;
+  const allowed = walked.slice();
+  const lines = new Uint8Array(width * height);
+  // The row where the walk ends in each column (−1: it never started there), the first row of the stretch of sky it
+  // ends in (the colour above a line is read only inside it), and whether it may go on.
+  const end = new Int32Array(width).fill(-1);
+  for (let x = 0; x < width; x++) while (end[x]! + 1 < height && walked[(end[x]! + 1) * width + x]) end[x]!++;
+  const start = new Int32Array(width);
+  const stuck = new Uint8Array(width);
+  const channels = [planes.r, planes.g, planes.b];
+  for (let line = 0; line < WIRE_MAX_LINES; line++) {
+    const landed = new Uint8Array(width * height);
+    const landing = new Int32Array(width).fill(-1);
+    for (let x = 0; x < width; x++) {
+      const last = end[x]!;
+      if (stuck[x] || last - WIRE_SKIP_ABOVE - JOINT_SPAN + 1 < start[x]!) continue;
+      let land = -1;
+      for (let y = last + 2; y <= last + 1 + WIRE_MAX_BAND && y + WIRE_LANDING <= height && land < 0; y++) {
+        let clear = true;
+        for (let k = 0; k < WIRE_LANDING && clear; k++) clear = open((y + k) * width + x) && !allowed[(y + k) * width + x];
+        if (clear) land = y;
+      }
+      if (land < 0) {
+        stuck[x] = 1;
+        continue;
+      }
+      landing[x] = land;
+      for (let y = land; y < height && open(y * width + x) && !allowed[y * width + x]; y++) landed[y * width + x] = 1;
+    }
+    // A walk down through a gap narrower than that in what it landed on (a parapet) is no way into what is below.
+    dropNarrowStrips(landed, width, height, NARROW_WALK_RADIUS);
+    const taken = new Uint8Array(width * height);
+    const kept: number[][] = [];
+    for (const piece of connectedComponents(landed, width, height)) {
+      const columns = new Set<number>();
+      for (const i of piece.pixels) columns.add(i % width);
+      const above = [0, 0, 0];
+      const below = [0, 0, 0];
+      for (const x of columns) {
+        const top = end[x]! - WIRE_SKIP_ABOVE - JOINT_SPAN + 1;
+        for (let c = 0; c < 3; c++) {
+          for (let k = 0; k < JOINT_SPAN; k++) {
+            above[c]! += channels[c]![(top + k) * width + x]! / (JOINT_SPAN * columns.size);
+            below[c]! += channels[c]![(landing[x]! + k) * width + x]! / (JOINT_SPAN * columns.size);
+          }
+        }
+      }
+      const seeds = piece.pixels.filter((i) => !taken[i]);
+      // Grown into by a piece before it: judged with that one.
+      if (seeds.length === 0) continue;
+      const pixels = growBeyondLine(seeds, above, channels, allowed, taken, open, width, height);
+      const sameSky = above.every((value, c) => Math.abs(below[c]! - value) <= WIRE_JOINT_TOLERANCE);
+      const wrapped = wrappedRows(pixels, allowed, open, width);
+      const keep = sameSky && wrapped <= WIRE_WRAP_ROWS;
+      if (!keep) {
+        for (const i of pixels) taken[i] = 0;
+        continue;
+      }
+      kept.push(pixels);
+      for (const x of columns) for (let y = end[x]! + 1; y < landing[x]!; y++) lines[y * width + x] = 1;
+    }
+    if (kept.length === 0) break;
+    const touched = new Set<number>();
+    for (const pixels of kept) {
+      for (const i of pixels) {
+        allowed[i] = 1;
+        touched.add(i % width);
+      }
+    }
+    // A column that landed nowhere kept stays where it is; each column touched ends at the lowest sky it now has, in
+    // the stretch of sky that holds it.
+    for (let x = 0; x < width; x++) if (landing[x]! >= 0 && !touched.has(x)) stuck[x] = 1;
+    for (const x of touched) {
+      let y = height - 1;
+      while (!allowed[y * width + x]) y--;
+      end[x] = y;
+      while (y > 0 && allowed[(y - 1) * width + x]) y--;
+      start[x] = y;
+      stuck[x] = 0;
+    }
+  }
+  return { mask: allowed, lines };
+}
+
+/**
+ * Working pixels around a step of the growth beyond a line that must all be open and of the sky's colour: as in
+ * extendSkyBeside, but 2 where that has 3, as the sky under the street sign of grey_street_crosswalk_haze_05 hangs
+ * from the sky beside it through the 6 columns left between the sign and the building (with 3, that photo is still
+ * declined); a gap of 4 open columns (a parapet's 6-pixel gap, whose ends blur into it) is still no way through.
+ */
+const WIRE_CLEARANCE = 2;
+
+/**
+ * A piece of sky the walk landed on beyond a line, grown sideways and down (never up: sky hangs from the top) through
+ * pixels that are open with all their neighbours within WIRE_CLEARANCE, within WIRE_SKY_TOLERANCE of `sky` in every
+ * channel, not sky yet and not taken by another piece; then the band of such pixels, as wide as the clearance, along
+ * what it reached. Marks what it takes in `taken`; returns the piece's pixels with what it grew into.
+ */
+function growBeyondLine(
+  seeds: number[],
+  sky: number[],
+  channels: Float32Array[],
+  allowed: Uint8Array,
+  taken: Uint8Array,
+  open: (i: number) => boolean,
+  width: number,
+  height: number,
+): number[] {
+  const pixels = seeds.slice();
+  for (const i of seeds) taken[i] = 1;
+  const skyLike = (i: number) => open(i) && channels.every((plane, c) => Math.abs(plane[i]! - sky[c]!) <= WIRE_SKY_TOLERANCE);
+  const clear = (i: number) => {
+    const x = i % width;
+    const y = (i - x) / width;
+    if (x < WIRE_CLEARANCE || y < WIRE_CLEARANCE || x + WIRE_CLEARANCE >= width || y + WIRE_CLEARANCE >= height) return false;
+    for (let dy = -WIRE_CLEARANCE; dy <= WIRE_CLEARANCE; dy++) {
+      for (let dx = -WIRE_CLEARANCE; dx <= WIRE_CLEARANCE; dx++) if (!skyLike(i + dy * width + dx)) return false;
+    }
+    return true;
+  };
+  const free = (j: number) => !taken[j] && !allowed[j];
+  const reached = seeds.filter(clear);
+  for (let k = 0; k < reached.length; k++) {
+    const i = reached[k]!;
+    const x = i % width;
+    for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i + width < width * height ? i + width : -1]) {
+      if (j < 0 || !free(j) || !clear(j)) continue;
+      taken[j] = 1;
+      pixels.push(j);
+      reached.push(j);
+    }
+  }
+  let frontier = reached;
+  for (let step = 0; step < WIRE_CLEARANCE && frontier.length > 0; step++) {
+    const next: number[] = [];
+    for (const i of frontier) {
+      const x = i % width;
+      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+        if (j < 0 || j >= width * height || !free(j) || !skyLike(j)) continue;
+        taken[j] = 1;
+        pixels.push(j);
+        next.push(j);
+      }
+    }
+    frontier = next;
+  }
+  return pixels;
+}
+
+/** The radius of dropNarrowStrips as sky-segmentation runs it: pieces narrower than 2 · 2 + 1 columns are dropped. */
+const NARROW_WALK_RADIUS = 2;
+
+/**
+ * Fills, in each column of `mask`, the runs of `lines` with sky right above and right below them: the extent of the
+ * sky with the wires stepped over counted in it, for judging where it ends (see judgeSkyline).
+ */
+export function bridgeLines(mask: Uint8Array, lines: Uint8Array, width: number, height: number): Uint8Array {
+  const bridged = mask.slice();
+  for (let x = 0; x < width; x++) {
+    for (let y = 1; y < height; y++) {
+      if (!lines[y * width + x] || lines[(y - 1) * width + x]) continue;
+      let low = y;
+      while (low + 1 < height && lines[(low + 1) * width + x]) low++;
+      if (mask[(y - 1) * width + x] && low + 1 < height && mask[(low + 1) * width + x]) {
+        for (let k = y; k <= low; k++) bridged[k * width + x] = 1;
+      }
+    }
+  }
+  return bridged;
+}
+
+/**
+ * Rows of a piece that have sky (`allowed`), or the piece itself, beside one of its runs in the row across a thin
+ * line: within WIRE_MAX_BAND + 1 pixels of either end of the run, past pixels that are not open only (a run touching
+ * the sky beside it, or with open pixels between, is not wrapped there).
+ */
+function wrappedRows(pixels: number[], allowed: Uint8Array, open: (i: number) => boolean, width: number): number {
+  const inPiece = new Set(pixels);
+  const rows = new Map<number, number[]>();
+  for (const i of pixels) {
+    const y = Math.floor(i / width);
+    if (!rows.has(y)) rows.set(y, []);
+    rows.get(y)!.push(i % width);
+  }
+  // Sky, or the piece itself, beyond a thin line that is not open: the piece reaches around the line's end.
+  const acrossLine = (y: number, x: number, direction: number): boolean => {
+    for (let k = 1; k <= WIRE_MAX_BAND + 1; k++) {
+      const column = x + direction * k;
+      if (column < 0 || column >= width) return false;
+      const i = y * width + column;
+      if (allowed[i] || inPiece.has(i)) return k > 1;
+      if (open(i)) return false;
+    }
+    return false;
+  };
+  let wrapped = 0;
+  for (const [y, columns] of rows) {
+    columns.sort((a, b) => a - b);
+    const leftEnds = columns.filter((x, k) => k === 0 || columns[k - 1] !== x - 1);
+    const rightEnds = columns.filter((x, k) => k === columns.length - 1 || columns[k + 1] !== x + 1);
+    if (leftEnds.some((x) => acrossLine(y, x, -1)) || rightEnds.some((x) => acrossLine(y, x, 1))) wrapped++;
+  }
+  return wrapped;
 }
 
 /** Mean colour of rows [y0, y1) of column x (the pixel at y0 when the range is empty). */
