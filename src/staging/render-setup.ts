@@ -16,47 +16,108 @@ const REGION_MARGIN_PX = 8;
 /** How far the floor reaches behind the camera: light from the camera's side bounces off it. */
 const FLOOR_BEHIND_CAMERA_M = 3;
 
+export interface Region {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /**
  * The part of the photo that can change: the pieces' boxes and the floor and wall around their footprints where
  * their shadows fall. Only this region is rendered (a border render): the rest of the photo costs nothing.
  */
-export function renderRegion(room: RoomModel, placements: readonly Placement[]): { x0: number; y0: number; x1: number; y1: number } {
-  const { width, height } = room.camera;
-  const points: [number, number][] = [];
-  for (const placement of placements) {
-    for (const corner of placement.corners) {
-      const p = projectWorld(room.camera, corner);
-      if (p) points.push(p);
-    }
-    const base = placement.corners.slice(0, 4);
-    const cx = base.reduce((s, c) => s + c[0], 0) / 4;
-    const cy = base.reduce((s, c) => s + c[1], 0) / 4;
-    for (const c of base) {
-      const dx = c[0] - cx;
-      const dy = c[1] - cy;
-      const length = Math.hypot(dx, dy) || 1;
-      const reach: Vec3 = [
-        Math.min(room.box.right, Math.max(room.box.left, c[0] + (dx / length) * SHADOW_REACH_M)),
-        Math.min(room.box.front, c[1] + (dy / length) * SHADOW_REACH_M),
-        c[2],
-      ];
-      const p = projectWorld(room.camera, reach);
-      if (p) points.push(p);
-    }
-    // The shadow on the wall behind a piece reaches up to about its height above it.
-    for (const c of placement.corners.slice(4)) {
-      const p = projectWorld(room.camera, [c[0], c[1], c[2] + SHADOW_REACH_M * 0.5]);
-      if (p) points.push(p);
+export function renderRegion(room: RoomModel, placements: readonly Placement[]): Region {
+  const boxes = placements.map((p) => pieceRegion(room, p)).filter((b): b is Region => b !== undefined);
+  if (boxes.length === 0) return { x0: 0, y0: 0, x1: room.camera.width, y1: room.camera.height };
+  return boxes.reduce(union);
+}
+
+/**
+ * A gap narrower than this share of the photo's longer side between two pieces' regions is rendered with them: a
+ * shadow may cross it, and each region's shadow fades out before its inner edges, which would leave a pale seam.
+ */
+const SEPARATE_REGION_GAP_SHARE = 0.04;
+/**
+ * Two regions are rendered as one when their bounding box is at most this much larger than the two together: a
+ * Blender run of its own costs about two seconds (start, scene, light calibration), a few per cent of a room's render.
+ */
+const SEPARATE_REGION_MIN_SAVING = 1.15;
+
+/**
+ * The changing part of the photo as a few disjoint rectangles, each rendered on its own: a room's pieces stand in
+ * groups (a sofa with its table and art, a sideboard across the room), and the floor between groups, which one
+ * rectangle would render pixel by pixel as shadow catcher, can change no more than any other untouched floor.
+ * Regions closer than SEPARATE_REGION_GAP_SHARE of the longer side, or whose bounding box costs little more than
+ * they do, are merged, so the rectangles returned are at least that far apart and never overlap.
+ */
+export function renderRegions(room: RoomModel, placements: readonly Placement[]): Region[] {
+  let regions = placements.map((p) => pieceRegion(room, p)).filter((b): b is Region => b !== undefined);
+  if (regions.length === 0) return [{ x0: 0, y0: 0, x1: room.camera.width, y1: room.camera.height }];
+  const gap = SEPARATE_REGION_GAP_SHARE * Math.max(room.camera.width, room.camera.height);
+  for (let merged = true; merged; ) {
+    merged = false;
+    search: for (let i = 0; i < regions.length; i++) {
+      for (let j = i + 1; j < regions.length; j++) {
+        const a = regions[i]!;
+        const b = regions[j]!;
+        const apart = Math.max(a.x0 - b.x1, b.x0 - a.x1, a.y0 - b.y1, b.y0 - a.y1);
+        if (apart < gap || area(union(a, b)) <= SEPARATE_REGION_MIN_SAVING * (area(a) + area(b))) {
+          regions = [...regions.filter((_, k) => k !== i && k !== j), union(a, b)];
+          merged = true;
+          break search;
+        }
+      }
     }
   }
-  if (points.length === 0) return { x0: 0, y0: 0, x1: width, y1: height };
+  return regions.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/** One piece's region: its box, the floor around its footprint out to SHADOW_REACH_M and the wall above it. */
+function pieceRegion(room: RoomModel, placement: Placement): Region | undefined {
+  const { width, height } = room.camera;
+  const points: [number, number][] = [];
+  for (const corner of placement.corners) {
+    const p = projectWorld(room.camera, corner);
+    if (p) points.push(p);
+  }
+  const base = placement.corners.slice(0, 4);
+  const cx = base.reduce((s, c) => s + c[0], 0) / 4;
+  const cy = base.reduce((s, c) => s + c[1], 0) / 4;
+  for (const c of base) {
+    const dx = c[0] - cx;
+    const dy = c[1] - cy;
+    const length = Math.hypot(dx, dy) || 1;
+    const reach: Vec3 = [
+      Math.min(room.box.right, Math.max(room.box.left, c[0] + (dx / length) * SHADOW_REACH_M)),
+      Math.min(room.box.front, c[1] + (dy / length) * SHADOW_REACH_M),
+      c[2],
+    ];
+    const p = projectWorld(room.camera, reach);
+    if (p) points.push(p);
+  }
+  // The shadow on the wall behind a piece reaches up to about its height above it.
+  for (const c of placement.corners.slice(4)) {
+    const p = projectWorld(room.camera, [c[0], c[1], c[2] + SHADOW_REACH_M * 0.5]);
+    if (p) points.push(p);
+  }
+  if (points.length === 0) return undefined;
   const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
-  return {
+  const region = {
     x0: clamp(Math.floor(Math.min(...points.map((p) => p[0]))) - REGION_MARGIN_PX, width),
     y0: clamp(Math.floor(Math.min(...points.map((p) => p[1]))) - REGION_MARGIN_PX, height),
     x1: clamp(Math.ceil(Math.max(...points.map((p) => p[0]))) + REGION_MARGIN_PX, width),
     y1: clamp(Math.ceil(Math.max(...points.map((p) => p[1]))) + REGION_MARGIN_PX, height),
   };
+  return region.x1 > region.x0 && region.y1 > region.y0 ? region : undefined;
+}
+
+function union(a: Region, b: Region): Region {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+function area(r: Region): number {
+  return (r.x1 - r.x0) * (r.y1 - r.y0);
 }
 
 /** The room's floor and walls as shadow-catching surfaces (the camera's side of the room stays open). */

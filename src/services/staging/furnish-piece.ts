@@ -83,7 +83,7 @@ export async function furnishPiece(
   const available = await deps.renderer.available();
   if (!available.ok) throw new AppError('renderer_unavailable', 503, `staging needs Blender, which is not usable here: ${available.reason}`);
   const rendered = await renderPieces(image, room, [{ name: piece.id, placement, geometry: piece.build() }], request.seed, { ...deps, progress });
-  const { passes, light } = rendered;
+  const { render, light } = rendered;
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
     image: rendered.image,
@@ -109,14 +109,14 @@ export async function furnishPiece(
         lights: light.lights.map((l) => l.from),
         // Furniture already in the photo, kept clear of; null when the detectors are not installed (not checked).
         existingFurniture: standing ? standing.length : null,
-        lightScale: round(passes.lightScale),
+        lightScale: round(render.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
-        renderSeconds: round(passes.seconds),
-        renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
+        renderSeconds: round(render.seconds),
+        renderPeakMemoryMiB: Math.round(render.peakMemoryMiB),
         samples: deps.quality.samples,
         // The render's pixels per photo pixel along each side (1: rendered at the photo's resolution).
-        renderScale: round(rendered.grid.scale),
-        denoised: passes.guides !== undefined,
+        renderScale: round(render.scale),
+        denoised: render.denoised,
       },
     },
   };

@@ -1,6 +1,6 @@
 import { estimateLight, type LightEstimate } from '../../staging/light-estimate.js';
 import type { Placement } from '../../staging/place-piece.js';
-import { renderRegion, renderScene, scaleRenderScene, type RenderGrid } from '../../staging/render-setup.js';
+import { renderRegions, renderScene, scaleRenderScene, type RenderGrid } from '../../staging/render-setup.js';
 import type { RoomModel } from '../../staging/room-model.js';
 import type { PieceGeometry } from '../../furniture/generator.js';
 import type { RenderPasses } from '../../repositories/blender/render-scene.js';
@@ -35,14 +35,29 @@ export interface RenderedPieces {
   changeMask: Uint8Array;
   changedPixels: number;
   light: LightEstimate;
-  passes: RenderPasses;
-  grid: RenderGrid;
+  render: RenderSummary;
+}
+
+/** What the Blender runs of one staging took, summed over the regions rendered. */
+export interface RenderSummary {
+  /** Rectangles rendered, each in a Blender run of its own. */
+  regions: number;
+  seconds: number;
+  /** The largest of the runs' peak memory. */
+  peakMemoryMiB: number;
+  /** The light calibration's scale (the same scene and seed calibrate every run alike). */
+  lightScale: number;
+  /** Whether every region's pieces were denoised with the render's feature passes. */
+  denoised: boolean;
+  /** The render's pixels per photo pixel along each side (1: rendered at the photo's resolution). */
+  scale: number;
 }
 
 /**
- * Placed pieces rendered in one Blender scene of the photo's room, camera and light (the region they and their
- * shadows cover only, at most `maxRenderPixels`), and composited by differential rendering: only the pieces and
- * their shadows change; shadows never fall on the view through a window or door.
+ * Placed pieces rendered in Blender scenes of the photo's room, camera and light, and composited by differential
+ * rendering: only the pieces and their shadows change; shadows never fall on the view through a window or door.
+ * Only the regions the pieces and their shadows cover are rendered (renderRegions: disjoint rectangles, one Blender
+ * run each, every piece in every scene so that each casts its shadow wherever it falls), at most `maxRenderPixels`.
  */
 export async function renderPieces(
   image: RawImage,
@@ -52,20 +67,37 @@ export async function renderPieces(
   deps: { renderer: FurnitureRenderer; quality: RenderQuality; signal?: AbortSignal; progress: (fraction: number) => void },
 ): Promise<RenderedPieces> {
   const light = estimateLight(image, room);
-  const region = renderRegion(room, pieces.map((p) => p.placement));
-  const scene = renderScene({ room, light, pieces, region, samples: deps.quality.samples, threads: deps.quality.threads, seed });
-  const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
+  const regions = renderRegions(room, pieces.map((p) => p.placement));
+  const unshadowed = polygonMask(image.width, image.height, room.openings.map((o) => o.polygon));
+  const changeMask = new Uint8Array(image.width * image.height);
+  const summary: RenderSummary = { regions: regions.length, seconds: 0, peakMemoryMiB: 0, lightScale: 1, denoised: true, scale: 1 };
+  let composite = image;
+  let changedPixels = 0;
   // The catchers take the photo as their albedo through the frame's coordinates: a photo of the render's size will do.
-  const photo = scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
+  let renderPhoto: RawImage | undefined;
   deps.progress(0.25);
-  const passes = await deps.renderer.render(scaled.scene, { photo, ...(deps.signal ? { signal: deps.signal } : {}) });
-  deps.progress(0.9);
-  const composite = compositeRenderedLayer(image, renderedLayer(passes, scaled.grid, region), {
-    grain: estimateNoiseLevel(image, region),
-    seed,
-    unshadowed: polygonMask(image.width, image.height, room.openings.map((o) => o.polygon)),
-  });
-  return { image: composite.image, changeMask: composite.changeMask, changedPixels: composite.changedPixels, light, passes, grid: scaled.grid };
+  for (const [k, region] of regions.entries()) {
+    const scene = renderScene({ room, light, pieces, region, samples: deps.quality.samples, threads: deps.quality.threads, seed });
+    const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
+    renderPhoto ??= scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
+    const passes = await deps.renderer.render(scaled.scene, { photo: renderPhoto, ...(deps.signal ? { signal: deps.signal } : {}) });
+    // The regions are disjoint, so each composite starts from the photo's own pixels there.
+    const layer = compositeRenderedLayer(composite, renderedLayer(passes, scaled.grid, region), {
+      grain: estimateNoiseLevel(image, region),
+      seed: seed + k,
+      unshadowed,
+    });
+    composite = layer.image;
+    for (let p = 0; p < changeMask.length; p++) changeMask[p] ||= layer.changeMask[p]!;
+    changedPixels += layer.changedPixels;
+    summary.seconds += passes.seconds;
+    summary.peakMemoryMiB = Math.max(summary.peakMemoryMiB, passes.peakMemoryMiB);
+    summary.lightScale = passes.lightScale;
+    summary.denoised &&= passes.guides !== undefined;
+    summary.scale = scaled.grid.scale;
+    deps.progress(0.25 + (0.65 * (k + 1)) / regions.length);
+  }
+  return { image: composite, changeMask, changedPixels, light, render: summary };
 }
 
 /**

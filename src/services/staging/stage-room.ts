@@ -93,7 +93,7 @@ export async function stageRoom(
     maxRenderPixels: Math.min(deps.quality.maxRenderPixels ?? MAX_ROOM_RENDER_PIXELS, MAX_ROOM_RENDER_PIXELS),
   };
   const rendered = await renderPieces(image, room, built, request.seed, { ...deps, quality, progress });
-  const { passes, light } = rendered;
+  const { render, light } = rendered;
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
     image: rendered.image,
@@ -119,13 +119,14 @@ export async function stageRoom(
         unchangedShare: round(1 - rendered.changedPixels / (image.width * image.height)),
         lights: light.lights.map((l) => l.from),
         existingFurniture: standing ? standing.length : null,
-        lightScale: round(passes.lightScale),
+        lightScale: round(render.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
-        renderSeconds: round(passes.seconds),
-        renderPeakMemoryMiB: Math.round(passes.peakMemoryMiB),
+        renderSeconds: round(render.seconds),
+        renderRegions: render.regions,
+        renderPeakMemoryMiB: Math.round(render.peakMemoryMiB),
         samples: quality.samples,
-        renderScale: round(rendered.grid.scale),
-        denoised: passes.guides !== undefined,
+        renderScale: round(render.scale),
+        denoised: render.denoised,
       },
     },
   };
