@@ -17,6 +17,11 @@ export interface RenderQuality {
   samples: number;
   threads: number;
   /**
+   * Cycles' adaptive sampling threshold: a pixel stops sampling once its noise estimate is under it (RenderScene's
+   * default 0.01 when absent).
+   */
+  adaptiveThreshold?: number;
+  /**
    * The render's resolution as a photo of at most this many pixels (default MAX_RENDER_PIXELS); a larger photo's
    * region is rendered smaller and resampled up to it.
    */
@@ -77,7 +82,10 @@ export async function renderPieces(
   let renderPhoto: RawImage | undefined;
   deps.progress(0.25);
   for (const [k, region] of regions.entries()) {
-    const scene = renderScene({ room, light, pieces, region, samples: deps.quality.samples, threads: deps.quality.threads, seed });
+    const scene = {
+      ...renderScene({ room, light, pieces, region, samples: deps.quality.samples, threads: deps.quality.threads, seed }),
+      ...(deps.quality.adaptiveThreshold === undefined ? {} : { adaptiveThreshold: deps.quality.adaptiveThreshold }),
+    };
     const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
     renderPhoto ??= scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
     const passes = await deps.renderer.render(scaled.scene, { photo: renderPhoto, ...(deps.signal ? { signal: deps.signal } : {}) });
