@@ -316,11 +316,15 @@ async function stageOurs(
     { roomId: request.roomType, styleId: request.styleId, seed: request.seed, preserveWindows: true, decor: true, anneal: true, windowsChosen: false },
     { lines: deps.lines, renderer: capturing, quality: { samples: deps.samples, threads: 0 } },
   );
-  const { scene, passes } = capturing.last!;
-  // A scene rendered smaller than the photo (above stageRoom's render size cap) has passes on another grid.
-  if (scene.width !== empty.width || scene.height !== empty.height) throw new Error(`rendered at ${scene.width} × ${scene.height}, not the photo's size`);
-  const region = scene.region ?? { x0: 0, y0: 0, x1: empty.width, y1: empty.height };
-  return { photo, scene, mask: alphaMask(passes, region, empty.width, empty.height) };
+  // Every rectangle's scene holds every piece; the mask is the union of the rectangles' pieces.
+  const mask = new Uint8Array(empty.width * empty.height);
+  for (const { scene, passes } of capturing.renders) {
+    // A scene rendered smaller than the photo (above stageRoom's render size cap) has passes on another grid.
+    if (scene.width !== empty.width || scene.height !== empty.height) throw new Error(`rendered at ${scene.width} × ${scene.height}, not the photo's size`);
+    const region = scene.region ?? { x0: 0, y0: 0, x1: empty.width, y1: empty.height };
+    alphaMask(passes, region, empty.width, empty.height).forEach((v, p) => (mask[p] ||= v));
+  }
+  return { photo, scene: capturing.renders[0]!.scene, mask };
 }
 
 /** furnished_truth.py with the mapped pieces; reused when the pieces JSON is what rendered the truth in DIR. */

@@ -283,16 +283,22 @@ export function alphaMask(passes: RenderPasses, region: { x0: number; y0: number
   return mask;
 }
 
-/** The furniture renderer, keeping the last scene and passes (furnishPiece returns neither). */
+/**
+ * The furniture renderer, keeping every scene and its passes (furnishPiece and stageRoom return neither): a whole
+ * room may be rendered as several rectangles, one render each.
+ */
 export class CapturingRenderer implements FurnitureRenderer {
-  last: { scene: RenderScene; passes: RenderPasses } | undefined;
+  readonly renders: { scene: RenderScene; passes: RenderPasses }[] = [];
+  get last(): { scene: RenderScene; passes: RenderPasses } | undefined {
+    return this.renders.at(-1);
+  }
   constructor(private readonly inner: FurnitureRenderer) {}
   available(): ReturnType<FurnitureRenderer['available']> {
     return this.inner.available();
   }
   async render(scene: RenderScene, options: { photo?: RawImage; signal?: AbortSignal }): Promise<RenderPasses> {
     const passes = await this.inner.render(scene, options);
-    this.last = { scene, passes };
+    this.renders.push({ scene, passes });
     return passes;
   }
 }
