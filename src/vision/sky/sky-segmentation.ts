@@ -6,6 +6,7 @@ import { closeMask, dilateSquare, floodFill, localMax } from '../mask-morphology
 import { computeSkyCues, type SkyCueOptions, type SkyCues } from './sky-cues.js';
 import { distanceToSky, fitSkyModel, planarFit } from './sky-model.js';
 import { dropNarrowStrips, extendSkyBeside, skylineLimit, walkAcrossWires, type SkylineOptions } from './skyline.js';
+import { facadeStructure } from './facade-structure.js';
 import { detectStraightEdges, rasterizeSegments, type LineSegment, type StraightEdgeOptions } from './straight-edges.js';
 
 /** The sky found at the working resolution, before the full-resolution matte. */
@@ -300,6 +301,34 @@ const VEIL_GAP_TOLERANCE = 0.04;
  * through the leafy canopies of edge_exif_orient3_02 and edge_exif_orient6_01, whose leaves took a blue cast.
  */
 const VEIL_MIN_OPEN_SKY = 0.1;
+/**
+ * Largest share of the frame that the rectilinear cells of the sky added through a veil (pieces and pockets) may cover
+ * (see facadeStructure: window frames, siding): a facade is straight edges along rows and columns, a crown's twigs go
+ * every way. Bare crowns: 0 in grey_bare_tree_branches_07 and outdoor_grey_sky_branches_06 (also at 12 MP), 0.28 % at
+ * most in the crowns of exterior_grey_sky_house_02 (12 MP), 0 in the canopies of the EXIF photos, of
+ * blue_white_building_branches_16 and edge_webp_outdoor_05; 0.84 % round the drawn tree of the tests, whose trunk is
+ * ruler-straight and stands on a level ground line. Facades the floods reach below the walk on the shared photos: 7.1 %
+ * (grey_rowhouses_white_sky_02), 6.5 % (grey_white_apartments_white_sky_03), 6.4 % (blue_mint_tower_12), 4.5 %
+ * (grey_street_road_markings_04), 3.5 % (cars_street_shop_08), 2.25 % (the larger facade piece of
+ * grey_street_crosswalk_haze_05); the drawn walls of the sky's white of the tests 5.1–6.8 % with windows, 8.7 % with
+ * siding (a plain one, 1.0 %, is left to its panel, below). Measured on what the floods reached below the walk, also
+ * where the step does not run. Set between, nearer the crowns: a declined veil costs a miss, a painted wall is the
+ * worst error there is.
+ */
+const VEIL_MAX_RECTILINEAR_CELLS = 0.015;
+/**
+ * Largest share of straight sides (along rows and columns, see straightSideShare) of the pieces of the sky added
+ * through a veil and of the smooth panels inside them (at least 0.3 % of the frame each): a wall between its windows
+ * is a panel framed by straight sides, the sky between twigs a pocket whose sides step at every pixel. Bare crowns:
+ * 0.31 in grey_bare_tree_branches_07, 0.29 in outdoor_grey_sky_branches_06, 0.20 at most in
+ * exterior_grey_sky_house_02, 0.47 in blue_white_building_branches_16, 0.53 round the drawn tree of the tests (its
+ * ruler-straight trunk and level ground). Walls and facades the floods reach: 0.96 (the white wall of
+ * exterior_blue_sky_street_07), 0.67 and 0.66 (the painted houses of blue_painted_ladies_11, the pale tower of
+ * blue_mint_tower_12), the walls of the interiors 0.61–0.98; the drawn walls of the sky's white of the tests
+ * 0.83–0.98, plain or with windows. Walls whose panels are broken up (grey_white_apartments_white_sky_03, 0.33; the
+ * drawn one with siding, 0.54) are left to the cells above.
+ */
+const VEIL_MAX_PANEL_STRAIGHTNESS = 0.6;
 
 /**
  * The sky seen through bare crowns below the walk from the top (which stops at the first twig): each piece of what
@@ -308,7 +337,10 @@ const VEIL_MIN_OPEN_SKY = 0.1;
  * the open sky's model, so that each twig keeps its share (see unmixedSkyShare; the matte refines it at full
  * resolution). A smooth wall under a parapet is no veil, and a facade of windows has its own colour between them.
  * Returns null when nothing below the walk is a veil, the open sky is too small to judge one by (VEIL_MIN_OPEN_SKY),
- * or the whole is not one sky (VEIL_MAX_OFF_SKY). Whether the whole is a sky that ends at a crisp skyline is for the caller to judge.
+ * what would be added has a facade's structure, whatever its colour (VEIL_MAX_RECTILINEAR_CELLS,
+ * VEIL_MAX_PANEL_STRAIGHTNESS: a wall of the sky's own white with windows, behind a gap in its parapet), or the whole
+ * is not one sky (VEIL_MAX_OFF_SKY). Whether the whole is a sky that ends at a crisp skyline is for the caller to
+ * judge.
  */
 export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, options: SkySegmentationOptions = {}): SkySegmentation | null {
   const settings = { ...DEFAULTS, ...options };
@@ -340,6 +372,12 @@ export function skyThroughVeil(planes: ColourPlanes, walked: SkySegmentation, op
   const luma = lumaOf(planes);
   const clearSky = (): Uint8Array => mask.map((value, i) => (value && luma[i]! >= brightest[i]! - CLEAR_SKY_MARGIN ? 1 : 0));
   addPocketsInVeil(planes, walked, mask, fitSkyModel(planes, clearSky(), radius), brightest, settings);
+  // A wall is no crown, whatever its colour: a wall of the sky's own white, with windows or siding to pass for
+  // textured, has the sky's colour between its window frames, and the floods reach it through any gap in its parapet.
+  const added = mask.map((value, i) => (value && !walked.mask[i] ? 1 : 0));
+  const structure = facadeStructure(planes, added, walked.cues.texture, settings.veilTexture);
+  const facade = structure.rectilinearCells > VEIL_MAX_RECTILINEAR_CELLS || structure.straightestPanel > VEIL_MAX_PANEL_STRAIGHTNESS;
+  if (facade) return null;
   const before = mask.reduce((sum, value) => sum + value, 0);
   keepOneSky(planes, mask);
   // A veil that is not one sky would be replaced in part, leaving old sky beside the new one behind the same crown.
