@@ -6,6 +6,7 @@ import { cushion, floorLeg, isMetalLeg, plinthBase, tuftButtons } from '../parts
 import { woodGrain } from '../piece.js';
 import { outdoorTeak, powderCoated } from '../style-picks.js';
 import type { LegKind, StyleProfile } from '../styles.js';
+import { bedThrow, sampleBedThrow, type ThrowParams } from '../throws.js';
 
 /**
  * Beds and other pieces to lie on: double and single beds (frame, headboard, mattress, a duvet draped over most of
@@ -140,6 +141,8 @@ export interface BedParams {
   duvet: { drop: number; puff: number; turnDown: number; headGap: number; amp: number; phase: number };
   pillows: { sleeping: number; width: number; length: number; thickness: number; tilt: number; decorative: number; decoSize: number; decoThickness: number; decoTilt: number };
   materials: { frame: Material; upholstery: Material; legs: Material; sheet: Material; duvet: Material; accentA: Material; accentB: Material };
+  /** A throw folded across the foot of the duvet (throws.ts), drawn from its own stream; absent without one. */
+  throwBlanket?: ThrowParams;
 }
 
 /** Headboards each style makes, with weights. */
@@ -182,6 +185,8 @@ function cornerInset(kind: LegKind, thickness: number): number {
 
 function sampleBed(id: string, style: StyleProfile, random: Random, limits: SizeLimits | undefined): BedParams {
   const single = id === 'single_bed';
+  // The throw has a stream of its own: drawing it leaves every other parameter of a seed as it was.
+  const throwBlanket = sampleBedThrow(style, random.fork('throw'));
   const headboard = random.weighted<Headboard>(HEADBOARDS[style.id] ?? [['plain', 0.5], ['panel', 0.5]]);
   const frame: BedParams['frame'] = headboard === 'low' ? 'platform' : headboard === 'slatted' || headboard === 'panel' ? 'wood' : 'upholstered';
 
@@ -299,6 +304,7 @@ function sampleBed(id: string, style: StyleProfile, random: Random, limits: Size
     },
     pillows: { sleeping: pillowsSleeping, width: pillowWidth, length: pillowLength, thickness: pillowThickness, tilt, decorative, decoSize, decoThickness, decoTilt },
     materials: { frame: woodMaterial, upholstery, legs: legMaterial, sheet: bedding.sheet, duvet: bedding.duvet, accentA: bedding.accentA, accentB: bedding.accentB },
+    ...(throwBlanket ? { throwBlanket } : {}),
   };
 }
 
@@ -480,6 +486,17 @@ function buildBed(p: BedParams): PieceGeometry {
   if (p.pillows.decorative > 1) used.add('accentB');
   const materials: Record<string, Material> = {};
   for (const key of used) materials[key] = m[key];
+  if (p.throwBlanket) {
+    const duvet = parts.find((q) => q.name === 'duvet')!.mesh;
+    const mattress = parts.find((q) => q.name === 'mattress')!.mesh;
+    // Its ends stay above the duvet's hem and the frame.
+    const hem = Math.max(p.railTop + 0.012, top - p.duvet.drop);
+    const band = bedThrow(p.throwBlanket, { solids: [duvet, mattress], seats: [duvet], obstacles: [], footY: bounds(duvet).min[1], top, lowest: Math.max(hem, p.railTop) + 0.03, halfWidth: W / 2 });
+    if (band) {
+      parts.push({ name: 'throw', mesh: band, material: 'throw', grain: 'x' });
+      materials.throw = p.throwBlanket.material;
+    }
+  }
   return { parts, materials };
 }
 

@@ -7,6 +7,7 @@ import { clamp, clamp01, mm } from '../numbers.js';
 import { cushion, legReach, plinthBase, sledBase, standingLeg, throwPillow, tuftButtons, uprightCushion, type LegSpot } from '../parts.js';
 import { part } from '../piece.js';
 import type { ArmKind, LegKind, StyleProfile } from '../styles.js';
+import { armThrow, backCornerThrow, sampleSeatThrow, type ThrowParams } from '../throws.js';
 
 /**
  * Upholstered and outdoor seating: sofas (two and three seats, the L-shaped corner sofa with its chaise), armchairs,
@@ -94,6 +95,8 @@ export interface SofaParams {
   pillows: number;
   pillowSize: number;
   materials: { upholstery: Material; legs: Material; cap: Material; pillows: Material[] };
+  /** A throw over an arm or a back corner (throws.ts), drawn from its own stream; absent without one. */
+  throwBlanket?: ThrowParams;
 }
 
 const SOFA_KINDS: Record<string, SofaKind> = { sofa_3_seater: 'sofa', sofa_2_seater: 'sofa', corner_sofa: 'corner', armchair: 'armchair' };
@@ -125,6 +128,8 @@ function sampleSofa(id: string, style: StyleProfile, random: Random, limits?: { 
   const kind = SOFA_KINDS[id];
   if (!kind) throw new Error(`upholstered seating does not build ${id}`);
   const r = random;
+  // The throw has a stream of its own: drawing it leaves every other parameter of a seed as it was.
+  const throwRandom = random.fork('throw');
   let width: number;
   let depth: number;
   let mainDepth = 0;
@@ -217,6 +222,7 @@ function sampleSofa(id: string, style: StyleProfile, random: Random, limits?: { 
   const pairColour = r.pick(style.accents);
   const pillowMaterials: Material[] = [];
   for (let i = 0; i < pillows; i++) pillowMaterials.push(i < 2 ? pairColour : r.pick(style.accents));
+  const throwBlanket = sampleSeatThrow(style, throwRandom, { pillows, cushionedBack: backKind === 'cushions', armchair: kind === 'armchair' });
 
   return {
     id,
@@ -251,6 +257,7 @@ function sampleSofa(id: string, style: StyleProfile, random: Random, limits?: { 
     pillows,
     pillowSize: mm(pillowSize),
     materials: { upholstery, legs, cap, pillows: pillowMaterials },
+    ...(throwBlanket ? { throwBlanket } : {}),
   };
 }
 
@@ -319,9 +326,14 @@ function buildSofa(p: SofaParams): PieceGeometry {
   const rightArm = armMesh(p.armKind, W / 2, aw, corner ? -Dt / 2 : yMainFront, yb, LH, p.armHeight - cap, riseTo, soft);
   const leftArm = mirrorX(armMesh(p.armKind, W / 2, aw, yMainFront, yb, LH, p.armHeight - cap, riseTo, soft));
   parts.push(part('arm-left', leftArm, 'upholstery'), part('arm-right', rightArm, 'upholstery'));
+  const armSolids: { left: Mesh[]; right: Mesh[] } = { left: [leftArm], right: [rightArm] };
   if (p.armCap) {
     const board = (y0: number): Mesh => roundedBoxBetween([W / 2 - aw, y0, p.armHeight - cap - 0.004], [W / 2, yb - p.backThickness * 0.5, p.armHeight], 0.004, 2);
-    parts.push(part('arm-caps', merge(mirrorX(board(yMainFront)), board(corner ? -Dt / 2 : yMainFront)), 'cap', 'y'));
+    const leftCap = mirrorX(board(yMainFront));
+    const rightCap = board(corner ? -Dt / 2 : yMainFront);
+    parts.push(part('arm-caps', merge(leftCap, rightCap), 'cap', 'y'));
+    armSolids.left.push(leftCap);
+    armSolids.right.push(rightCap);
   }
 
   // Back frame: a tapered block, dimpled and buttoned when tufted.
@@ -433,8 +445,51 @@ function buildSofa(p: SofaParams): PieceGeometry {
   p.materials.pillows.forEach((m, i) => {
     if (i < p.pillows) materials[`pillow${i + 1}`] = m;
   });
+  const blanket = p.throwBlanket && sofaThrow(p.throwBlanket, parts, armSolids, { W, SH, H, aw, backFront });
+  if (blanket) {
+    parts.push(part('throw', blanket, 'throw', p.throwBlanket!.placement === 'arm' ? 'y' : 'x'));
+    materials.throw = p.throwBlanket!.material;
+  }
   const flipped = corner && p.chaiseSide < 0 ? parts.map((q) => ({ ...q, mesh: mirrorX(q.mesh) })) : parts;
   return { parts: flipped, materials };
+}
+
+/**
+ * The sofa's throw (throws.ts), built for the right arm or corner on meshes mirrored to put the chosen side there,
+ * and mirrored back; undefined when its place has no room for it.
+ */
+function sofaThrow(
+  t: ThrowParams,
+  parts: PiecePart[],
+  arms: { left: Mesh[]; right: Mesh[] },
+  s: { W: number; SH: number; H: number; aw: number; backFront: (z: number) => number },
+): Mesh | undefined {
+  const toRight = (m: Mesh): Mesh => (t.side < 0 ? mirrorX(m) : m);
+  const isSeat = (name: string): boolean => name.startsWith('seat-cushion') || name === 'chaise-cushion';
+  const seats = parts.filter((q) => isSeat(q.name)).map((q) => toRight(q.mesh));
+  let mesh: Mesh | undefined;
+  if (t.placement === 'arm') {
+    const obstacles = parts.filter((q) => !isSeat(q.name) && !q.name.startsWith('arm-')).map((q) => toRight(q.mesh));
+    const solids = (t.side < 0 ? arms.left : arms.right).map(toRight);
+    mesh = armThrow(t, { solids, seats, obstacles, seatTop: s.SH, outerX: s.W / 2, maxZ: s.H });
+  } else {
+    // The back cushion in the corner is the one reaching furthest toward the arm.
+    const cushions = parts.filter((q) => q.name.startsWith('back-cushion')).map((q) => toRight(q.mesh));
+    if (cushions.length === 0) return undefined;
+    const corner = cushions.reduce((a, b) => (bounds(b).max[0] > bounds(a).max[0] ? b : a));
+    const obstacles = parts.filter((q) => !isSeat(q.name) && !q.name.startsWith('back') && !q.name.startsWith('arm-')).map((q) => toRight(q.mesh));
+    mesh = backCornerThrow(t, {
+      solids: [corner],
+      seats,
+      obstacles,
+      seatTop: s.SH,
+      armInnerX: s.W / 2 - s.aw,
+      cushionX0: bounds(corner).min[0],
+      backFront: s.backFront,
+      maxZ: s.H,
+    });
+  }
+  return mesh && toRight(mesh);
 }
 
 function sofaLegs(p: SofaParams, W: number, Dt: number, D: number, Cw: number, yMainFront: number, yb: number): Mesh | undefined {
