@@ -122,17 +122,18 @@ export function sampleBedThrow(style: StyleProfile, random: Random): ThrowParams
 // ---------------------------------------------------------------------------------------------------------------
 // Building
 
-/** The arm throw's and back-corner throw's gap to what they rest on, metres; the bed band's. */
+/** The gap between a throw's underside and what it rests on, metres. */
 const GAP = 0.003;
 /** Radius of the fillet where the cloth comes down from an arm or a back cushion onto the seat. */
 const FILLET = 0.045;
 
-/** Every other part of the piece, for the throw's room: the throw keeps clear of them or is not laid. */
+/** What a throw is laid on and what it must keep clear of, in the frame it is built in. */
 interface Scene {
   /** What the throw is draped over (their slices' hull). */
   solids: Mesh[];
-  /** Seat cushions it comes down onto (their top as a height field). */
+  /** Seat cushions (or a duvet) it comes down onto: their top as a height field. */
   seats: Mesh[];
+  /** Every other part near it: the throw is shortened to keep clear of them, or not laid. */
   obstacles: Mesh[];
 }
 
@@ -154,8 +155,8 @@ export function armThrow(t: ThrowParams, scene: Scene & { seatTop: number; outer
 }
 
 /**
- * The throw over the back cushion in the right back corner (the caller mirrors for the left), from `armInnerX` leftward:
- * down the cushion's front onto the seat, and over its top as far as the back frame, whose front is `backFront(z)`.
+ * The throw over the back cushion in the right back corner (the caller mirrors for the left), from `armInnerX`
+ * leftward: down the cushion's front onto the seat, and over its top as far as the back frame (front `backFront(z)`).
  */
 export function backCornerThrow(
   t: ThrowParams,

@@ -10,8 +10,9 @@ import { bedThrow, sampleBedThrow, type ThrowParams } from '../throws.js';
 
 /**
  * Beds and other pieces to lie on: double and single beds (frame, headboard, mattress, a duvet draped over most of
- * it with its top edge folded back, pillows), bunk beds, baby cots and sun loungers. The bed's foot is its front
- * (−Y); the headboard stands at the back (+Y), against the wall.
+ * it with its top edge folded back, pillows, and in some styles often a throw folded across the foot: throws.ts),
+ * bunk beds, baby cots and sun loungers. The bed's foot is its front (−Y); the headboard stands at the back (+Y),
+ * against the wall.
  */
 
 // ---------------------------------------------------------------------------------------------------------------

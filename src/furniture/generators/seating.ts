@@ -14,9 +14,9 @@ import { armThrow, backCornerThrow, sampleSeatThrow, type ThrowParams } from '..
  * and the weatherproof garden sofa and armchair. The style drives the arm and leg kinds, the seat and back heights,
  * the cushion softness and sag, tufting, and every material; the seed picks among the style's options.
  *
- * Cushions, pillows and legs come from parts.ts, bent boards and tube frames from mesh-sweep.ts. The material choices
- * exported here (wooden legs, outdoor frames and fabrics, teak) are the seating family's own, and chairs.ts shares
- * them.
+ * Cushions, pillows and legs come from parts.ts, bent boards and tube frames from mesh-sweep.ts, the throw some
+ * sofas and armchairs carry over an arm or a back corner from throws.ts. The material choices exported here (wooden
+ * legs, outdoor frames and fabrics, teak) are the seating family's own, and chairs.ts shares them.
  */
 
 // ---------------------------------------------------------------------------------------------------------------
