@@ -1,0 +1,334 @@
+import { downsampleToPlanes, type ColourPlanes } from '../../vision/colour-planes.js';
+import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from '../../vision/colour.js';
+import { estimateNoiseLevel } from '../../vision/differential-composite.js';
+import { objectMask } from '../../vision/declutter/object-mask.js';
+import { paintRegionMask } from '../../vision/declutter/region-mask.js';
+import { dilateRound } from '../../vision/declutter/mask-shapes.js';
+import { maskBounds } from '../../vision/mask-morphology.js';
+import { fillPolygon, polygonMask } from '../../vision/polygon-mask.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import { CEILING, FACE_LABELS, FLOOR, WALL_BACK, WALL_FRONT, WALL_LEFT, WALL_RIGHT } from '../../vision/geometry/room-box.js';
+import { floorSampler, type FloorMaterial } from '../../vision/restyle/floor-materials.js';
+import { linearOfHex } from '../../vision/restyle/hex-colour.js';
+import { floorShading, relayFloor } from '../../vision/restyle/relay-floor.js';
+import { lightTint, repaintWalls } from '../../vision/restyle/repaint-walls.js';
+import { albedoOf, estimateSceneLight } from '../../vision/restyle/scene-light.js';
+import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask.js';
+import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
+import { findTrimLines } from '../../vision/restyle/trim-lines.js';
+import { analysisBox, analysisCamera, analyzeRoom, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
+import { detectObjects, type ObjectDetectors } from '../declutter/detect-objects.js';
+import { floorMask } from '../declutter/room-planes.js';
+import type { ChosenLines } from '../operations/line-source-choice.js';
+
+/** What to do: a paint on the walls (an sRGB colour) or a floor material. */
+export type RefreshRequest =
+  | { transformation: 'walls'; value: string; paint: string }
+  | { transformation: 'floor'; value: string; material: FloorMaterial; seed: number };
+
+/**
+ * Why the photo came back as it was:
+ * - `layout_uncertain`: the geometry analysis is not confident enough of the room's box to say where walls and
+ *   floor are;
+ * - `no_walls_in_view`, `no_floor_in_view`: the layout shows too little of them;
+ * - `walls_not_recognised`, `floor_not_recognised`: too little of what the layout calls walls (floor) looks like one
+ *   paint (one floor): tiles, cabinets, furniture or clutter cover it, or the layout is wrong there.
+ */
+export type RefreshUnchangedReason = 'layout_uncertain' | 'no_walls_in_view' | 'no_floor_in_view' | 'walls_not_recognised' | 'floor_not_recognised';
+
+export interface RefreshDeps {
+  lines: ChosenLines;
+  /** The declutter's detectors: furniture and objects they find are never repainted or covered by the new floor. */
+  detectors?: ObjectDetectors;
+  signal?: AbortSignal;
+  progress?: (fraction: number) => void;
+}
+
+export interface RefreshedPhoto {
+  image: RawImage;
+  /** 255 where the output may differ from the photo; absent when the photo came back unchanged. */
+  changeMask?: Uint8Array;
+  result: { refresh: Record<string, unknown> };
+  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors. */
+  analysis: RoomAnalysis;
+  surface?: SurfaceMask;
+  openings: Uint8Array;
+}
+
+/** Layout confidence below which neither walls nor floor are touched. */
+export const MIN_REFRESH_LAYOUT_CONFIDENCE = 0.6;
+/**
+ * Least share of the photo the surface's layout faces must cover. The floor's is higher: a layout that shows a sliver
+ * of floor in a photo of a room has most often misplaced it, and a new floor on part of the old one is a patchwork.
+ */
+const MIN_FACE_SHARE = { walls: 0.04, floor: 0.08 };
+/** Least share of the faces' unforbidden cells that must look like the surface. */
+const MIN_KEPT_SHARE = 0.25;
+/** Largest share of the floor that may pass for wall paint. */
+const MAX_CONFUSION = 0.5;
+/** Robust distance within which a cell looks like the floor. */
+const FLOOR_THRESHOLD = 4.5;
+/** Longer side of the working copy the masks and the light are computed on. */
+const WORKING_SIZE = 1024;
+/**
+ * Uncertain band along the layout's borders with other surfaces, as a share of the working copy's longer side: past
+ * it lies a ceiling that may be painted like the walls, or a skirting whose edges pass for a floor's texture.
+ */
+const BORDER_BAND = 0.012;
+/** Frame kept around a window or door, as a share of its smaller side in the photo (casing, trim, sill). */
+const FRAME_SHARE = 0.06;
+/** Inner ramp of the matte, in working cells. */
+const FEATHER = 1.5;
+/** A detector box over this share of the photo is the detector seeing the room itself as furniture. */
+const MAX_OBJECT_SHARE = 0.5;
+
+/**
+ * A paint's largest spreads: brightness against the local light, warmth, tint (log units), log texture. Warmth is
+ * given more: it is the axis along which the light's colour moves (warm bounce from a wooden floor, blue shade).
+ */
+const WALL_MAX_SPREAD = [0.4, 0.12, 0.03, 0.6] as const;
+/**
+ * When at least this share of the photo lies below the horizon, a box room shows its floor: a layout that shows
+ * none has put a wall right before the camera, which is a wrong layout far more often than a real view.
+ */
+const VIEW_BELOW_HORIZON = 0.33;
+/** Least floor share such a view's layout must show. */
+const MIN_FLOOR_SHARE = 0.02;
+
+const WALL_FACES = [WALL_LEFT, WALL_FRONT, WALL_RIGHT, WALL_BACK];
+
+/**
+ * POST /v1/refresh: the walls repainted or the floor relaid, nothing else changed. The room's geometry says where
+ * the walls and floor are (refined by their look, see vision/restyle/surface-mask.ts), windows, doors with their frames
+ * and the furniture the detectors find are kept out, and the new surface is lit by the photo's own light. When the
+ * geometry is not confident, or too little of the surface can be told apart, the photo is returned unchanged with the
+ * reason: a wrongly painted room is worse than none.
+ */
+export async function refreshPhoto(image: RawImage, request: RefreshRequest, deps: RefreshDeps): Promise<RefreshedPhoto> {
+  const started = performance.now();
+  const milliseconds: Record<string, number> = {};
+  let clock = started;
+  const lap = (name: string) => {
+    const now = performance.now();
+    milliseconds[name] = Math.round(now - clock);
+    clock = now;
+    deps.signal?.throwIfAborted();
+  };
+  const progress = deps.progress ?? (() => {});
+  const analysis = await analyzeRoom(image, deps.lines.layout, {
+    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
+    lineSourceName: deps.lines.name,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  lap('analysis');
+  progress(0.3);
+  const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const walls = request.transformation === 'walls';
+  const report: Record<string, unknown> = {
+    transformation: request.transformation,
+    value: request.value,
+    ...(walls ? { paint: request.paint } : { material: { id: request.material.id, description: request.material.description, seed: request.seed } }),
+    lines: deps.lines.name,
+    layoutConfidence: round(analysis.confidence.layout),
+  };
+  const unchanged = (reason: RefreshUnchangedReason, detail: string, surface?: SurfaceMask): RefreshedPhoto => ({
+    image,
+    result: { refresh: { ...report, unchanged: true, unchangedReason: reason, unchangedDetail: detail, changedPixels: 0, milliseconds: { ...milliseconds, total: Math.round(performance.now() - started) } } },
+    analysis,
+    ...(surface ? { surface } : {}),
+    openings,
+  });
+
+  if (!(analysis.confidence.layout >= MIN_REFRESH_LAYOUT_CONFIDENCE)) {
+    return unchanged('layout_uncertain', `the room's layout was found with confidence ${round(analysis.confidence.layout)}, below ${MIN_REFRESH_LAYOUT_CONFIDENCE}`);
+  }
+  const floorShare = analysis.layout.faces.filter((f) => f.label === 'floor').reduce((sum, f) => sum + f.share, 0);
+  const horizonGrid = horizonCells(analysis, 200, 200);
+  const shareBelow = horizonGrid.reduce((sum, v) => sum + v, 0) / horizonGrid.length;
+  if (shareBelow >= VIEW_BELOW_HORIZON && floorShare < MIN_FLOOR_SHARE) {
+    return unchanged('layout_uncertain', `the layout shows no floor although ${(100 * shareBelow).toFixed(0)} % of the photo lies below the horizon`);
+  }
+  const faceLabels = walls ? ['wall-left', 'wall-front', 'wall-right', 'wall-back'] : ['floor'];
+  const faceShare = analysis.layout.faces.filter((f) => faceLabels.includes(f.label)).reduce((sum, f) => sum + f.share, 0);
+  if (faceShare < MIN_FACE_SHARE[request.transformation]) {
+    return unchanged(walls ? 'no_walls_in_view' : 'no_floor_in_view', `the layout's ${walls ? 'walls cover' : 'floor covers'} ${(100 * faceShare).toFixed(1)} % of the photo`);
+  }
+
+  const planes = downsampleToPlanes(image, WORKING_SIZE);
+  const { width, height } = planes;
+  const scale = image.width / width;
+  const labels = layoutLabels(analysis, width, height);
+  const objects = deps.detectors ? await objectsMask(image, analysis, openings, deps.detectors, deps.signal) : undefined;
+  lap('objects');
+  progress(0.6);
+  const forbidden = forbiddenCells(analysis, planes, scale, objects);
+  // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height; they
+  // are neither wall to paint nor floor to cover.
+  const camera = analysisCamera(analysis);
+  const workingCamera = { ...camera, width, height, focal: camera.focal / scale, cx: camera.cx / scale, cy: camera.cy / scale };
+  const trims = findTrimLines(logLuminance(planes), labels, forbidden, workingCamera, analysisBox(analysis));
+  for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | trims.mask[i]!;
+  report.trim = {
+    skirting: Object.fromEntries([...trims.skirting].map(([face, h]) => [FACE_LABELS[face], h])),
+    cornice: Object.fromEntries([...trims.cornice].map(([face, h]) => [FACE_LABELS[face], h])),
+  };
+  const faces = walls ? WALL_FACES : [FLOOR];
+  const belowHorizon = horizonCells(analysis, width, height);
+  const band = Math.round(BORDER_BAND * Math.max(width, height));
+  const surface = surfaceMask(
+    { planes, labels, faces, forbidden },
+    walls
+      ? { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true }
+      : { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 },
+  );
+  lap('surface');
+  report.surface = { faceShare: round(faceShare), keptShare: round(surface.keptShare), ...(walls ? { floorLikeWall: round(surface.confusion) } : {}) };
+  if (walls && surface.confusion > MAX_CONFUSION) {
+    return unchanged(
+      'walls_not_recognised',
+      `the walls look like the floor (${(100 * surface.confusion).toFixed(0)} % of the floor would pass for wall): the paint could not be kept off the floor`,
+      surface,
+    );
+  }
+  if (surface.keptShare < MIN_KEPT_SHARE) {
+    return unchanged(
+      walls ? 'walls_not_recognised' : 'floor_not_recognised',
+      `${(100 * surface.keptShare).toFixed(0)} % of what the layout calls ${walls ? 'walls looks like one paint' : 'floor looks like one floor'} (at least ${100 * MIN_KEPT_SHARE} % needed)`,
+      surface,
+    );
+  }
+
+  const reference = new Uint8Array(width * height);
+  for (let i = 0; i < reference.length; i++) if ((WALL_FACES.includes(labels[i]!) || labels[i] === CEILING) && !forbidden[i]) reference[i] = 1;
+  const light = estimateSceneLight(image, planes, reference);
+  const oldAlbedo = albedoOf(medianLuminance(planes, surface.mask), light);
+  const matte = surfaceMatte(surface.mask, width, height, FEATHER);
+  let output: { image: RawImage; changeMask: Uint8Array; changedPixels: number };
+  if (request.transformation === 'walls') {
+    const shading = surfaceShading(planes, surface.mask, 4, 0.004);
+    const tint = lightTint(planes, surface.mask, Math.max(2, Math.round(0.02 * Math.max(width, height))));
+    output = repaintWalls(image, matte, shading, tint, { paint: toTriple(linearOfHex(request.paint)), light, oldAlbedo });
+  } else {
+    const plane = { normal: analysis.floorPlane.normal, distance: analysis.floorPlane.distance };
+    const shading = floorShading(planes, surface.mask, camera, plane, scale);
+    const bounds = maskBounds(surface.mask, width, height);
+    const region = bounds ? { x0: Math.floor(bounds.x0 * scale), y0: Math.floor(bounds.y0 * scale), x1: Math.ceil((bounds.x1 + 1) * scale), y1: Math.ceil((bounds.y1 + 1) * scale) } : undefined;
+    output = relayFloor(image, matte, shading, {
+      camera,
+      plane,
+      sampler: floorSampler(request.material, request.seed),
+      light,
+      oldAlbedo,
+      grain: { sigma: estimateNoiseLevel(image, region), seed: request.seed },
+    });
+  }
+  lap('render');
+  progress(1);
+  return {
+    image: output.image,
+    changeMask: output.changeMask,
+    result: {
+      refresh: {
+        ...report,
+        unchanged: false,
+        changedPixels: output.changedPixels,
+        unchangedShare: round(1 - output.changedPixels / (image.width * image.height)),
+        light: { cast: light.cast.map(round), whiteLevel: round(light.whiteLevel), castConfidence: round(light.castConfidence) },
+        oldAlbedo: round(oldAlbedo),
+        openingsKept: analysis.openings.length,
+        milliseconds: { ...milliseconds, total: Math.round(performance.now() - started) },
+      },
+    },
+    analysis,
+    surface,
+    openings,
+  };
+}
+
+/**
+ * Cells never changed: windows and doors with a frame around them (their casing and sill, which the opening's
+ * outline leaves out), and the objects the detectors found, a little grown.
+ */
+function forbiddenCells(analysis: RoomAnalysis, planes: ColourPlanes, scale: number, objects: Uint8Array | undefined): Uint8Array {
+  const { width, height } = planes;
+  const forbidden = new Uint8Array(width * height);
+  for (const opening of analysis.openings) {
+    const polygon = opening.polygon.map(([x, y]) => [x / scale, y / scale] as [number, number]);
+    const one = new Uint8Array(width * height);
+    fillPolygon(one, width, height, polygon);
+    const xs = polygon.map((p) => p[0]);
+    const ys = polygon.map((p) => p[1]);
+    const side = Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    const grown = dilateRound(one, width, height, Math.max(2, FRAME_SHARE * side));
+    for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
+  }
+  if (objects) {
+    const cells = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      const row = Math.min(analysis.image.height - 1, Math.floor((y + 0.5) * scale)) * analysis.image.width;
+      for (let x = 0; x < width; x++) if (objects[row + Math.min(analysis.image.width - 1, Math.floor((x + 0.5) * scale))]) cells[y * width + x] = 1;
+    }
+    const grown = dilateRound(cells, width, height, 2);
+    for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
+  }
+  return forbidden;
+}
+
+/** The pixels of the objects the detectors find (each box refined to its object as the declutter does), photo-sized. */
+async function objectsMask(image: RawImage, analysis: RoomAnalysis, openings: Uint8Array, detectors: ObjectDetectors, signal?: AbortSignal): Promise<Uint8Array> {
+  const found = await detectObjects(image, detectors, signal ? { signal } : {});
+  const floorLabels = floorMask(analysis);
+  const mask = new Uint8Array(image.width * image.height);
+  for (const object of found) {
+    if (object.box.width * object.box.height > MAX_OBJECT_SHARE * image.width * image.height) continue;
+    paintRegionMask(mask, image.width, objectMask(image, object.box, { floorLabels, protectedMask: openings }));
+  }
+  return mask;
+}
+
+/** 1 on the cells (of a width × height grid over the photo) below the horizon, where the floor can be. */
+function horizonCells(analysis: RoomAnalysis, width: number, height: number): Uint8Array {
+  const { a, b, c } = analysis.horizon;
+  const sx = analysis.image.width / width;
+  const sy = analysis.image.height / height;
+  // The floor's side of the horizon is the side a point far below the image lies on when the camera is upright.
+  const floorSide = Math.sign(a * analysis.image.width * 0.5 + b * analysis.image.height * 10 + c);
+  const cells = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) if (Math.sign(a * (x + 0.5) * sx + b * (y + 0.5) * sy + c) === floorSide) cells[y * width + x] = 1;
+  }
+  return cells;
+}
+
+function logLuminance(planes: ColourPlanes): Float32Array {
+  const values = new Float32Array(planes.width * planes.height);
+  for (let i = 0; i < values.length; i++) {
+    values[i] = Math.log(
+      LUMINANCE_WEIGHTS[0] * LINEAR_OF_BYTE[Math.round(planes.r[i]! * 255)]! +
+        LUMINANCE_WEIGHTS[1] * LINEAR_OF_BYTE[Math.round(planes.g[i]! * 255)]! +
+        LUMINANCE_WEIGHTS[2] * LINEAR_OF_BYTE[Math.round(planes.b[i]! * 255)]! +
+        1e-3,
+    );
+  }
+  return values;
+}
+
+function medianLuminance(planes: ColourPlanes, mask: Uint8Array): number {
+  const values: number[] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    values.push(
+      LUMINANCE_WEIGHTS[0] * LINEAR_OF_BYTE[Math.round(planes.r[i]! * 255)]! +
+        LUMINANCE_WEIGHTS[1] * LINEAR_OF_BYTE[Math.round(planes.g[i]! * 255)]! +
+        LUMINANCE_WEIGHTS[2] * LINEAR_OF_BYTE[Math.round(planes.b[i]! * 255)]!,
+    );
+  }
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function toTriple(values: Float64Array): [number, number, number] {
+  return [values[0]!, values[1]!, values[2]!];
+}
+
