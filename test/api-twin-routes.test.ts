@@ -8,8 +8,9 @@ import { TWIN_FLOOR_MATERIALS, TWIN_WALL_COLOURS } from '../src/services/operati
 
 /**
  * POST /v1/redesign and POST /v1/refresh, the public twin's neighbours of creative-redesign (issue 18): routes of
- * their own that validate like any operation, then answer 501 operation_unavailable (not 404 route_not_found) until
- * the redesign pipeline is built, with no job made and no credit charged.
+ * their own that validate like any operation. Redesign answers 501 operation_unavailable (not 404 route_not_found)
+ * until the redesign pipeline is built, with no job made and no credit charged; refresh is built (test/refresh.test.ts
+ * runs it) and takes its jobs.
  */
 describe('the public twin’s redesign and refresh', () => {
   let t: TestApp;
@@ -48,12 +49,16 @@ describe('the public twin’s redesign and refresh', () => {
       },
     ],
     ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: 30 }],
-    ['/v1/refresh', { url, transformation: 'walls', value: '#a1B2c3' }],
-    ['/v1/refresh', { url, transformation: 'walls', value: 'egg shell' }],
-    ['/v1/refresh', { url, transformation: 'floor', value: 'parquet' }],
-    ['/v1/refresh', { url, transformation: 'floor', value: 'oak_herringbone-2' }],
-    ['/v1/refresh', { url, transformation: 'walls', value: 'terracotta', webhook: 'https://example.com/hook' }],
   ];
+  const refreshes: object[] = [
+    { url, transformation: 'walls', value: '#a1B2c3' },
+    { url, transformation: 'walls', value: 'egg shell' },
+    { url, transformation: 'floor', value: 'parquet' },
+    { url, transformation: 'floor', value: 'light-oak' },
+    { url, transformation: 'walls', value: 'terracotta', webhook: 'https://example.com/hook' },
+  ];
+  /** Refresh is built: with Prefer: respond-async it answers with the pending job at once (no worker runs here). */
+  const postRefresh = (body: object) => post('/v1/refresh', body, { ...t.auth, prefer: 'respond-async' });
 
   it('answers a valid request 501 operation_unavailable as problem+json, naming neither a job nor a charge', async () => {
     for (const [path, body] of valid) {
@@ -82,7 +87,7 @@ describe('the public twin’s redesign and refresh', () => {
     assert.equal(await balance(), before);
     assert.equal(await jobCount(), jobsBefore);
     const ledger = await t.database.db.selectFrom('credit_ledger').select('operation').where('entry', '=', 'charge').execute();
-    assert.ok(!ledger.some((line) => line.operation === 'redesign' || line.operation === 'refresh'), JSON.stringify(ledger));
+    assert.ok(!ledger.some((line) => line.operation === 'redesign'), JSON.stringify(ledger));
     // A charged operation on the same account does move the balance: the check above could see a charge.
     const charged = await post('/v1/upscale', { url }, { ...t.auth, prefer: 'respond-async' });
     assert.equal(charged.statusCode, 200, charged.body);
@@ -108,6 +113,7 @@ describe('the public twin’s redesign and refresh', () => {
       ['/v1/refresh', { url, transformation: 'walls', value: '#12345' }, '/value'],
       ['/v1/refresh', { url, transformation: 'walls', value: 'parquet' }, '/value'],
       ['/v1/refresh', { url, transformation: 'floor', value: 'Oak Floor' }, '/value'],
+      ['/v1/refresh', { url, transformation: 'floor', value: 'oak_herringbone-2' }, '/value'],
       ['/v1/refresh', { url, transformation: 'floor', value: '#ffffff' }, '/value'],
       ['/v1/refresh', { url, transformation: 'floor', value: '' }, '/value'],
       ['/v1/refresh', { url, transformation: 'floor', value: 'x'.repeat(41) }, '/value'],
@@ -145,19 +151,33 @@ describe('the public twin’s redesign and refresh', () => {
     }
   });
 
-  it('documents both in the OpenAPI document, under "not yet available", with the twin’s fields', async () => {
+  it('accepts a valid refresh: a pending job in the twin’s acknowledgement, charged one credit', async () => {
+    for (const body of refreshes) {
+      const response = await postRefresh(body);
+      assert.equal(response.statusCode, 200, `${JSON.stringify(body)}: ${response.body}`);
+      const ack = response.json();
+      assert.equal(ack.status, 'pending');
+      assert.equal(ack.mode, 'refresh');
+      assert.equal(ack.transformation, (body as { transformation: string }).transformation);
+      assert.equal(ack.value, (body as { value: string }).value);
+      assert.equal(response.headers['x-credits-charged'], '1');
+    }
+  });
+
+  it('documents both in the OpenAPI document with the twin’s fields, redesign under "not yet available"', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const fields = (path: string) => {
       const schema = document.paths[path].post.requestBody.content['application/json'].schema;
       return { names: Object.keys(schema.properties).sort(), required: [...schema.required].sort(), properties: schema.properties };
     };
-    for (const path of ['/v1/redesign', '/v1/refresh']) {
-      const post = document.paths[path]?.post;
-      assert.ok(post, `${path} is documented`);
-      assert.deepEqual(post.tags, ['not yet available'], path);
-      assert.match(post.summary, /^Not available yet \(501\) — /, path);
-      assert.ok(post.responses['501'].content['application/problem+json'], path);
-    }
+    const redesignPost = document.paths['/v1/redesign'].post;
+    assert.deepEqual(redesignPost.tags, ['not yet available']);
+    assert.match(redesignPost.summary, /^Not available yet \(501\) — /);
+    assert.ok(redesignPost.responses['501'].content['application/problem+json']);
+    const refreshPost = document.paths['/v1/refresh']?.post;
+    assert.ok(refreshPost, '/v1/refresh is documented');
+    assert.notDeepEqual(refreshPost.tags, ['not yet available']);
+    assert.doesNotMatch(refreshPost.summary, /^Not available yet/);
     const redesign = fields('/v1/redesign');
     assert.deepEqual(redesign.names, [
       'creativity',
@@ -189,15 +209,14 @@ describe('the public twin’s redesign and refresh', () => {
     assert.equal(constant(ack('/v1/refresh').properties.mode), 'refresh');
   });
 
-  it('lists both on the status page as not available, heavy, 1 credit, after creative-redesign', async () => {
+  it('lists both on the status page (redesign not available, refresh available), heavy, 1 credit, after creative-redesign', async () => {
     const names = OPERATIONS.map((o) => o.name);
     assert.deepEqual(names.slice(names.indexOf('creative-redesign'), names.indexOf('creative-redesign') + 3), ['creative-redesign', 'redesign', 'refresh']);
     const status = (await t.app.inject({ method: 'GET', url: '/status.json' })).json();
-    for (const name of ['redesign', 'refresh']) {
+    for (const [name, available] of [['redesign', false], ['refresh', true]] as const) {
       const entry = status.operations.find((op: { name: string }) => op.name === name);
-      assert.deepEqual(entry, { name, path: `/v1/${name}`, mode: name, available: false });
-      const operation = OPERATIONS.find((o) => o.name === name)!;
-      assert.equal(operation.run, undefined);
+      assert.deepEqual(entry, { name, path: `/v1/${name}`, mode: name, available });
+      assert.equal(OPERATIONS.find((o) => o.name === name)!.run !== undefined, available);
     }
     const redesign = OPERATIONS.find((o) => o.name === 'redesign')!;
     const refresh = OPERATIONS.find((o) => o.name === 'refresh')!;
@@ -227,10 +246,10 @@ describe('the public twin’s redesign and refresh', () => {
 
   it('accepts every wall colour and floor type the twin names', async () => {
     for (const value of TWIN_WALL_COLOURS) {
-      assert.equal((await post('/v1/refresh', { url, transformation: 'walls', value })).statusCode, 501, value);
+      assert.equal((await postRefresh({ url, transformation: 'walls', value })).statusCode, 200, value);
     }
     for (const value of TWIN_FLOOR_MATERIALS) {
-      assert.equal((await post('/v1/refresh', { url, transformation: 'floor', value })).statusCode, 501, value);
+      assert.equal((await postRefresh({ url, transformation: 'floor', value })).statusCode, 200, value);
     }
   });
 });

@@ -57,7 +57,7 @@ export class RoomcraftClient {
   readonly sunshine = this.method('sunshine');
   /** POST /v1/redesign (extension matching the public twin): a redesign at a creativity level; 501 until built. */
   readonly redesign = this.method('redesign');
-  /** POST /v1/refresh (extension matching the public twin): walls repainted or floor relaid; 501 until built. */
+  /** POST /v1/refresh (extension matching the public twin): walls repainted or floor relaid, nothing else changed. */
   readonly refresh = this.method('refresh');
 
   /** Any processing operation by its path name; the named methods above are this with their types. */

@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { checkRefreshValue, PAINT_COLOURS } from '../src/services/operations/refresh.js';
+import { LUMINANCE_WEIGHTS } from '../src/vision/colour.js';
+import { downsampleToPlanes } from '../src/vision/colour-planes.js';
+import { dilateRound } from '../src/vision/declutter/mask-shapes.js';
+import { floorPlane, projectPoint, worldToCamera } from '../src/vision/geometry/camera.js';
+import { FLOOR_MATERIAL_IDS, floorMaterial, floorSampler } from '../src/vision/restyle/floor-materials.js';
+import { linearOfHex } from '../src/vision/restyle/hex-colour.js';
+import { floorMapping, floorShading, relayFloor } from '../src/vision/restyle/relay-floor.js';
+import { lightTint, repaintWalls } from '../src/vision/restyle/repaint-walls.js';
+import type { SceneLight } from '../src/vision/restyle/scene-light.js';
+import { surfaceMask } from '../src/vision/restyle/surface-mask.js';
+import { surfaceMatte, surfaceShading } from '../src/vision/restyle/surface-matte.js';
+import { dataUrl } from './helpers/fixtures.js';
+import { linear, paintedRoom, type PaintedRoom } from './helpers/painted-room.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/** Only a hang reaches this: the analysis, the detectors and the repaint take seconds on a loaded machine. */
+const TIMEOUT_MS = 10 * 60_000;
+/** The light the pure tests hand the modules: neutral, so that the expected colour is the paint's own. */
+const NEUTRAL: SceneLight = { cast: [1, 1, 1], whiteLevel: 0.5, castConfidence: 1 };
+
+function luminanceAt(data: Uint8Array, p: number): number {
+  return LUMINANCE_WEIGHTS[0] * linear(data[p * 3]!) + LUMINANCE_WEIGHTS[1] * linear(data[p * 3 + 1]!) + LUMINANCE_WEIGHTS[2] * linear(data[p * 3 + 2]!);
+}
+
+/** Pixels of `mask` at least `margin` pixels from any pixel outside it. */
+function inner(mask: Uint8Array, width: number, height: number, margin: number): Uint8Array {
+  const outside = Uint8Array.from(mask, (v) => (v ? 0 : 1));
+  const near = dilateRound(outside, width, height, margin);
+  return Uint8Array.from(mask, (v, i) => (v && !near[i] ? 1 : 0));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, p: number): boolean {
+  return a[p * 3] === b[p * 3] && a[p * 3 + 1] === b[p * 3 + 1] && a[p * 3 + 2] === b[p * 3 + 2];
+}
+
+describe('repainting the walls of a drawn room', () => {
+  const room = paintedRoom();
+  const { width, height } = room.image;
+  const planes = downsampleToPlanes(room.image, 1024);
+  const forbidden = dilateRound(room.window, width, height, 2);
+  const surface = surfaceMask(
+    { planes, labels: room.labels, faces: [2, 3, 4], forbidden },
+    { band: 6, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: [0.4, 0.12, 0.03, 0.6], rivals: [0], edgeStep: 0.06, smoothIsSurface: true },
+  );
+  const paint = Array.from(linearOfHex(PAINT_COLOURS['deep blue'])) as [number, number, number];
+  const oldAlbedo = LUMINANCE_WEIGHTS[0] * room.paint[0] + LUMINANCE_WEIGHTS[1] * room.paint[1] + LUMINANCE_WEIGHTS[2] * room.paint[2];
+  const result = repaintWalls(
+    room.image,
+    surfaceMatte(surface.mask, width, height, 1.5),
+    surfaceShading(planes, surface.mask, 4, 0.004),
+    lightTint(planes, surface.mask, 8),
+    { paint, light: NEUTRAL, oldAlbedo },
+  );
+  const out = result.image.data;
+  const core = inner(room.wall, width, height, 4);
+
+  it('finds the walls: nearly all of the painted wall, none of the window, ceiling or floor', () => {
+    let coreCells = 0;
+    let found = 0;
+    for (let p = 0; p < core.length; p++) {
+      if (!core[p]) continue;
+      coreCells++;
+      if (surface.mask[p]) found++;
+    }
+    assert.ok(found / coreCells > 0.97, `walls found: ${((100 * found) / coreCells).toFixed(1)} %`);
+    for (let p = 0; p < core.length; p++) {
+      if (surface.mask[p]) assert.ok(!room.window[p] && (room.labels[p]! >= 2 || !room.pure[p]), `pixel ${p % width},${Math.floor(p / width)} is no wall`);
+    }
+  });
+
+  it('leaves the window, its frame, the ceiling and the floor bit-identical, and every change inside the change mask', () => {
+    let changed = 0;
+    for (let p = 0; p < width * height; p++) {
+      const same = sameBytes(out, room.image.data, p);
+      // A pixel the wall's edge crosses is partly wall: it may take the new paint.
+      if (room.window[p] || (room.labels[p]! < 2 && room.pure[p])) assert.ok(same, `pixel ${p % width},${Math.floor(p / width)} (${room.window[p] ? 'window' : room.labels[p] ? 'ceiling' : 'floor'}) changed`);
+      if (!same) {
+        changed++;
+        assert.equal(result.changeMask[p], 255, `pixel ${p % width},${Math.floor(p / width)} changed outside the change mask`);
+      }
+    }
+    assert.ok(changed > 0.4 * width * height, `${changed} pixels repainted`);
+  });
+
+  it('gives the walls the new colour under the photo’s shading: chromaticity of the paint, luminance ratio constant', () => {
+    const ratios: number[] = [];
+    let worst = 0;
+    for (let p = 0; p < core.length; p++) {
+      if (!core[p]) continue;
+      const r = linear(out[p * 3]!);
+      const g = linear(out[p * 3 + 1]!);
+      const b = linear(out[p * 3 + 2]!);
+      // Within 6 % per channel ratio (8-bit rounding of a dark blue is a few per cent on its own).
+      worst = Math.max(worst, Math.abs(Math.log(r / g / (paint[0] / paint[1]))), Math.abs(Math.log(b / g / (paint[2] / paint[1]))));
+      ratios.push(luminanceAt(out, p) / luminanceAt(room.image.data, p));
+    }
+    assert.ok(worst < 0.06, `largest chromaticity error ${worst.toFixed(3)} (log)`);
+    const mean = ratios.reduce((s, v) => s + v, 0) / ratios.length;
+    const spread = Math.sqrt(ratios.reduce((s, v) => s + (v - mean) ** 2, 0) / ratios.length) / mean;
+    const paintLuminance = LUMINANCE_WEIGHTS[0] * paint[0] + LUMINANCE_WEIGHTS[1] * paint[1] + LUMINANCE_WEIGHTS[2] * paint[2];
+    assert.ok(spread < 0.03, `output/input luminance varies by ${(100 * spread).toFixed(1)} % over the walls`);
+    assert.ok(Math.abs(mean / (paintLuminance / oldAlbedo) - 1) < 0.05, `ratio ${mean.toFixed(3)} against ${(paintLuminance / oldAlbedo).toFixed(3)}`);
+  });
+});
+
+describe('relaying the floor of a drawn room', () => {
+  const room: PaintedRoom = paintedRoom();
+  const { width, height } = room.image;
+  const planes = downsampleToPlanes(room.image, 1024);
+  const surface = surfaceMask(
+    { planes, labels: room.labels, faces: [0], forbidden: new Uint8Array(width * height) },
+    { band: 6, localLook: false, clusters: 4, threshold: 4.5, minPieceShare: 0.01, rivals: [2, 3, 4], edgeStep: 0.06 },
+  );
+  const plane = floorPlane(room.camera, -room.box.floor);
+  const material = floorMaterial('tile')!;
+  const result = relayFloor(room.image, surfaceMatte(surface.mask, width, height, 1.5), floorShading(planes, surface.mask, room.camera, plane, 1), {
+    camera: room.camera,
+    plane,
+    sampler: floorSampler(material, 7),
+    light: NEUTRAL,
+    oldAlbedo: 0.15,
+    grain: { sigma: 0, seed: 7 },
+  });
+  const out = result.image.data;
+
+  it('changes the floor and nothing else', () => {
+    const floor = inner(Uint8Array.from(room.labels, (l) => (l === 0 ? 1 : 0)), width, height, 3);
+    let floorCells = 0;
+    let relaid = 0;
+    for (let p = 0; p < width * height; p++) {
+      const same = sameBytes(out, room.image.data, p);
+      if (room.labels[p] !== 0 && room.pure[p]) assert.ok(same, `pixel ${p % width},${Math.floor(p / width)} off the floor changed`);
+      if (!same) assert.equal(result.changeMask[p], 255);
+      if (floor[p]) {
+        floorCells++;
+        if (!same) relaid++;
+      }
+    }
+    assert.ok(relaid / floorCells > 0.97, `floor relaid: ${((100 * relaid) / floorCells).toFixed(1)} %`);
+  });
+
+  it('maps pixels to the floor point they see, and lays 60 cm tiles at 60 cm on it', () => {
+    const map = floorMapping(room.camera, plane);
+    const seen = new Float64Array(2);
+    const lines: number[] = [];
+    const centres: number[] = [];
+    for (const y of [2.2, 2.8, 3.4]) {
+      for (let k = -2; k <= 2; k++) {
+        for (const [u, list] of [[0.6 * k, lines], [0.6 * k + 0.3, centres]] as const) {
+          const pixel = projectPoint(room.camera, worldToCamera(room.camera, [u, y + 0.3, room.box.floor]));
+          if (!pixel || pixel[0] < 0 || pixel[0] >= width || pixel[1] < 0 || pixel[1] >= height) continue;
+          assert.ok(map(pixel[0], pixel[1], seen));
+          assert.ok(Math.hypot(seen[0]! - u, seen[1]! - (y + 0.3)) < 1e-6, `pixel ${pixel} maps back to the floor point`);
+          // Grout runs along y = 0.6 m steps too: sample between them, on a line of x alone.
+          const p = Math.floor(pixel[1]) * width + Math.floor(pixel[0]);
+          if (room.labels[p] === 0) list.push(luminanceAt(out, p));
+        }
+      }
+    }
+    const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+    assert.ok(lines.length >= 6 && centres.length >= 6, `${lines.length} grout and ${centres.length} tile samples`);
+    assert.ok(mean(lines) < 0.92 * mean(centres), `grout ${mean(lines).toFixed(4)} against tile ${mean(centres).toFixed(4)}`);
+  });
+
+  it('generates every material with boards or tiles at their size, and the catalog names the twin’s materials', () => {
+    for (const id of ['parquet', 'tile', 'marble', 'carpet', 'concrete', 'hardwood']) assert.ok(FLOOR_MATERIAL_IDS.includes(id), id);
+    const sample = new Float64Array(3);
+    const at = (id: string, u: number, v: number) => {
+      floorSampler(floorMaterial(id)!, 3)(u, v, 0.001, sample);
+      return sample[1]!;
+    };
+    // Hardwood: a seam every 18 cm across the boards, none between.
+    for (const u of [0.18, 0.36, 0.54]) assert.ok(at('hardwood', u, 0.4) < 0.6 * at('hardwood', u + 0.09, 0.4), `seam at ${u} m`);
+    for (const id of FLOOR_MATERIAL_IDS) {
+      const sampler = floorSampler(floorMaterial(id)!, 3);
+      for (const footprint of [0.001, 0.05, 5]) {
+        sampler(1.234, 2.345, footprint, sample);
+        assert.ok(sample.every((c) => Number.isFinite(c) && c >= 0 && c <= 1), `${id} at footprint ${footprint}: ${[...sample]}`);
+      }
+    }
+  });
+});
+
+describe('the refresh value', () => {
+  it('takes a paint colour for walls and a catalog material for floors, and names the known ones otherwise', () => {
+    assert.deepEqual(checkRefreshValue('walls', '#a1b2c3'), []);
+    assert.deepEqual(checkRefreshValue('walls', 'egg shell'), []);
+    assert.deepEqual(checkRefreshValue('floor', 'marble'), []);
+    const [wrong] = checkRefreshValue('floor', 'oak_herringbone-2');
+    assert.equal(wrong!.field, '/value');
+    for (const id of FLOOR_MATERIAL_IDS) assert.match(wrong!.message, new RegExp(`"${id}"`));
+    assert.equal(checkRefreshValue('walls', 'parquet').length, 1);
+  });
+});
+
+describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  const run = async (payload: object) => {
+    const response = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload });
+    assert.equal(response.statusCode, 200, response.body);
+    const job = (await t.app.inject({ method: 'GET', url: `/v1/job/${response.headers['x-job-id']}`, headers: t.auth })).json();
+    assert.equal(job.status, 'success', JSON.stringify(job.error));
+    const output = await sharp(Buffer.from(response.json().base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { job, output };
+  };
+
+  it('repaints the walls of a room photo: the window untouched, every change inside the change mask', async () => {
+    const room = paintedRoom(320, 240);
+    const png = await sharp(Buffer.from(room.image.data), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
+    const { job, output } = await run({ url: dataUrl(png), transformation: 'walls', value: 'terracotta' });
+    const refresh = job.result.refresh;
+    assert.equal(refresh.unchanged, false, JSON.stringify(refresh));
+    assert.equal(refresh.paint, PAINT_COLOURS.terracotta);
+    assert.equal(job.mode, 'refresh');
+    const maskResponse = await t.app.inject({ method: 'GET', url: new URL(job.result.changeMask).pathname });
+    assert.equal(maskResponse.statusCode, 200);
+    const mask = await sharp(maskResponse.rawPayload).toColourspace('b-w').raw().toBuffer();
+    let changed = 0;
+    for (let p = 0; p < 320 * 240; p++) {
+      const same = sameBytes(output.data, room.image.data, p);
+      if (!mask[p]) assert.ok(same, `pixel ${p % 320},${Math.floor(p / 320)} changed outside the change mask`);
+      if (room.window[p]) assert.ok(same, `window pixel ${p % 320},${Math.floor(p / 320)} changed`);
+      if (mask[p]) changed++;
+    }
+    assert.equal(refresh.changedPixels, changed);
+    assert.ok(changed > 0.3 * 320 * 240, `${changed} pixels repainted`);
+  });
+
+  it('answers a photo whose room it cannot make out unchanged, with the reason', async () => {
+    const width = 160;
+    const height = 120;
+    const pixels = Buffer.alloc(width * height * 3);
+    // A soft glow and no straight edge: nothing for the geometry to hold on to.
+    for (let p = 0; p < width * height; p++) pixels.fill(Math.round(200 - 0.8 * Math.hypot((p % width) - 60, Math.floor(p / width) - 50)), p * 3, p * 3 + 3);
+    const png = await sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+    const { job, output } = await run({ url: dataUrl(png), transformation: 'floor', value: 'parquet' });
+    assert.equal(job.result.refresh.unchanged, true);
+    assert.match(job.result.refresh.unchangedReason, /^(layout_uncertain|no_floor_in_view|floor_not_recognised)$/);
+    assert.ok(job.result.refresh.unchangedDetail.length > 0);
+    assert.equal(job.result.changeMask, undefined);
+    assert.ok(Buffer.from(output.data).equals(pixels), 'the photo comes back as it was');
+  });
+
+  it('refuses an unknown floor material with 400 naming the known ones, before any job', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload: { url: 'https://example.com/room.jpg', transformation: 'floor', value: 'bamboo' } });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().code, 'validation_failed');
+    assert.match(response.json().errors[0].message, /"parquet".*"hardwood"/);
+  });
+});
