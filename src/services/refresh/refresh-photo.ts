@@ -76,9 +76,17 @@ const WORKING_SIZE = 1024;
  */
 const BORDER_BAND = 0.012;
 /** Frame kept around a window or door, as a share of its smaller side in the photo (casing, trim, sill). */
-const FRAME_SHARE = 0.06;
+const FRAME_SHARE = 0.04;
 /** Inner ramp of the matte, in working cells. */
 const FEATHER = 1.5;
+/**
+ * What the detectors must find to keep it from the new paint or floor: furniture, people and what hangs on or stands
+ * against walls. Not the declutter's small objects: a false "book" on a blank wall would leave a blot of old paint,
+ * and the surfaces' look keeps small things out anyway.
+ */
+const KEPT_OBJECTS = ['chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant', 'person', 'dog', 'cat', 'tv', 'clock', 'table', 'desk', 'box', 'computer monitor'];
+/** Stricter than the declutter's calibration, as furnish's standing furniture: a false object costs a blot. */
+const KEPT_OBJECT_SCORES = { centernet: 0.45, nanodet: 0.5, objectron: 0.4 };
 /** A detector box over this share of the photo is the detector seeing the room itself as furniture. */
 const MAX_OBJECT_SHARE = 0.5;
 
@@ -277,7 +285,7 @@ function forbiddenCells(analysis: RoomAnalysis, planes: ColourPlanes, scale: num
 
 /** The pixels of the objects the detectors find (each box refined to its object as the declutter does), photo-sized. */
 async function objectsMask(image: RawImage, analysis: RoomAnalysis, openings: Uint8Array, detectors: ObjectDetectors, signal?: AbortSignal): Promise<Uint8Array> {
-  const found = await detectObjects(image, detectors, signal ? { signal } : {});
+  const found = await detectObjects(image, detectors, { labels: KEPT_OBJECTS, minScores: KEPT_OBJECT_SCORES, ...(signal ? { signal } : {}) });
   const floorLabels = floorMask(analysis);
   const mask = new Uint8Array(image.width * image.height);
   for (const object of found) {

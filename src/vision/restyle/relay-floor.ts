@@ -5,7 +5,7 @@ import { robustQuadraticSurface } from '../declutter/floor-appearance.js';
 import type { FloorPlane, PinholeCamera } from '../geometry/camera.js';
 import type { RawImage } from '../raw-image.js';
 import type { FloorSampler } from './floor-materials.js';
-import type { SceneLight } from './scene-light.js';
+import { WHITE_ALBEDO, type SceneLight } from './scene-light.js';
 import { blendSurface, type WorkingPlane } from './surface-matte.js';
 
 /**
@@ -34,6 +34,8 @@ const LIGHT_SPAN = 0.35;
 const LIGHT_RADII = [2, 6, 18, 54] as const;
 const SMALLEST_RADIUS = LIGHT_RADII[0];
 const LARGEST_RADIUS = LIGHT_RADII[LIGHT_RADII.length - 1]!;
+/** Share of the light above the knee (the white surfaces' light) that is kept on the new floor. */
+const ABOVE_KNEE = 0.3;
 /** Share (log units) of the rise above the floor's lighting trend that is kept: reflections and glare damped. */
 const HIGHLIGHT_KEPT = 0.5;
 
@@ -48,6 +50,9 @@ export function relayFloor(image: RawImage, matte: WorkingPlane, shading: Workin
   const albedo = new Float64Array(3);
   const [cr, cg, cb] = floor.light.cast;
   const gain = 1 / Math.max(0.02, floor.oldAlbedo);
+  // The light that makes the room's white surfaces look white: light beyond it on the floor (glare, a reflection the
+  // damping left, a dark old floor's highlights under a pale new one) is compressed instead of burning out.
+  const knee = floor.light.whiteLevel / WHITE_ALBEDO;
   return blendSurface(
     image,
     matte,
@@ -64,7 +69,8 @@ export function relayFloor(image: RawImage, matte: WorkingPlane, shading: Workin
       const footprint = Math.max(Math.hypot(right[0]! - here[0]!, right[1]! - here[1]!), Math.hypot(below[0]! - here[0]!, below[1]! - here[1]!));
       floor.sampler(here[0]!, here[1]!, footprint, albedo);
       shade(x, y, sampled, 0);
-      const light = Math.max(0, sampled[0]!) * gain;
+      const raw = Math.max(0, sampled[0]!) * gain;
+      const light = raw <= knee ? raw : knee + (raw - knee) * ABOVE_KNEE;
       out[0] = albedo[0]! * cr * light;
       out[1] = albedo[1]! * cg * light;
       out[2] = albedo[2]! * cb * light;
