@@ -19,6 +19,7 @@ import { findTrimLines } from '../../vision/restyle/trim-lines.js';
 import { analysisBox, analysisCamera, analyzeRoom, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { detectObjects, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { floorMask } from '../declutter/room-planes.js';
+import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 
 /** What to do: a paint on the walls (an sRGB colour) or a floor material. */
@@ -77,6 +78,8 @@ const WORKING_SIZE = 1024;
 const BORDER_BAND = 0.012;
 /** Frame kept around a window or door, as a share of its smaller side in the photo (casing, trim, sill). */
 const FRAME_SHARE = 0.04;
+/** Openings closer than this many frame margins are parts of one window (see forbiddenCells). */
+const WINDOW_GROUP_REACH = 3;
 /** Inner ramp of the matte, in working cells. */
 const FEATHER = 1.5;
 /**
@@ -261,14 +264,49 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
 function forbiddenCells(analysis: RoomAnalysis, planes: ColourPlanes, scale: number, objects: Uint8Array | undefined): Uint8Array {
   const { width, height } = planes;
   const forbidden = new Uint8Array(width * height);
-  for (const opening of analysis.openings) {
+  const openings = analysis.openings.map((opening) => {
     const polygon = opening.polygon.map(([x, y]) => [x / scale, y / scale] as [number, number]);
     const one = new Uint8Array(width * height);
     fillPolygon(one, width, height, polygon);
     const xs = polygon.map((p) => p[0]);
     const ys = polygon.map((p) => p[1]);
-    const side = Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-    const grown = dilateRound(one, width, height, Math.max(2, FRAME_SHARE * side));
+    const margin = Math.max(2, FRAME_SHARE * Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)));
+    const grown = dilateRound(one, width, height, margin);
+    for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
+    return { wall: opening.wall, polygon, margin, reach: dilateRound(one, width, height, WINDOW_GROUP_REACH * margin) };
+  });
+  // Openings on one wall that nearly touch (a mullion or a transom bar apart) are one window: a door with its
+  // transom, a pane beside them the analysis missed. Their common rectangle on the wall is kept, panes included.
+  const group = openings.map((_, k) => k);
+  const root = (k: number): number => (group[k] === k ? k : (group[k] = root(group[k]!)));
+  for (let a = 0; a < openings.length; a++) {
+    for (let b = a + 1; b < openings.length; b++) {
+      if (openings[a]!.wall !== openings[b]!.wall || !openings[a]!.reach.some((v, i) => v && openings[b]!.reach[i])) continue;
+      group[root(a)] = root(b);
+    }
+  }
+  const camera = analysisCamera(analysis);
+  const box = analysis.layout.box;
+  for (let k = 0; k < openings.length; k++) {
+    const members = openings.filter((_, m) => root(m) === k);
+    if (members.length < 2 || !isWall(members[0]!.wall)) continue;
+    // Their common rectangle on the wall, in the wall's own coordinates (along it, height), seen in the photo.
+    const wall = members[0]!.wall;
+    const corners = members.flatMap((m) => m.polygon.map(([x, y]) => pointOnWall(camera, box, wall, x * scale, y * scale)));
+    if (corners.some((c) => c === undefined)) continue;
+    const along = corners.map((c) => alongWall(wall, c!));
+    const up = corners.map((c) => c![2]);
+    const [u0, u1, z0, z1] = [Math.min(...along), Math.max(...along), Math.min(...up), Math.max(...up)];
+    const at = (u: number, z: number): [number, number] | undefined => {
+      const point: [number, number, number] = wall === 'wall-front' ? [u, box.front, z] : [wall === 'wall-left' ? box.left : box.right, u, z];
+      const pixel = projectWorld(camera, point);
+      return pixel ? [pixel[0] / scale, pixel[1] / scale] : undefined;
+    };
+    const outline = [at(u0, z0), at(u1, z0), at(u1, z1), at(u0, z1)];
+    if (outline.some((c) => c === undefined)) continue;
+    const whole = new Uint8Array(width * height);
+    fillPolygon(whole, width, height, outline as [number, number][]);
+    const grown = dilateRound(whole, width, height, Math.min(...members.map((m) => m.margin)));
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
   }
   if (objects) {
@@ -307,6 +345,10 @@ function horizonCells(analysis: RoomAnalysis, width: number, height: number): Ui
     for (let x = 0; x < width; x++) if (Math.sign(a * (x + 0.5) * sx + b * (y + 0.5) * sy + c) === floorSide) cells[y * width + x] = 1;
   }
   return cells;
+}
+
+function isWall(label: string): label is WallLabel {
+  return label === 'wall-left' || label === 'wall-front' || label === 'wall-right';
 }
 
 function logLuminance(planes: ColourPlanes): Float32Array {

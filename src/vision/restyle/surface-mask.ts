@@ -11,14 +11,16 @@ import { dilateSquare, erodeSquare } from '../mask-morphology.js';
  * faces and the surface's own look. The layout is a box fitted to lines: its borders are approximate and it knows
  * nothing of what stands in the room, so a cell is the surface only when
  *  - it lies on the surface's faces, or within `band` cells of their border with another surface and reached from
- *    them without crossing a step in brightness (the layout's line a little off);
- *  - it is not forbidden (windows, doors and their frames, detected furniture);
- *  - it looks like the surface: within `threshold` robust spreads of the appearance clusters learnt on the faces'
- *    interior (log chromaticity, texture, and for walls the brightness against the wall's own local light, which
- *    is how a white socket or a frame on a white wall stands out);
- *  - it belongs to a large piece: small islands (a socket's face, a switch, a picture whose outline cut it off) stay,
- *    and only pinholes smaller than a few cells (noise) are closed.
- * Every doubt leaves the cell out: an unchanged pixel is a lesser fault than a wrongly painted one.
+ *    them without crossing a step in brightness (the layout's line a little off), and along that border it looks
+ *    more like the surface than like its rival (a skirting inside the layout's floor);
+ *  - it is not forbidden (windows, doors and their frames, skirting and cornices, detected furniture);
+ *  - it looks like the surface: within `threshold` robust spreads of the look learnt on each face's interior (log
+ *    chromaticity, texture, and for walls the brightness, both against the face's own local mean: a paint under a
+ *    light that varies, where a socket or a frame stands out by its colour or its outline);
+ *  - it belongs to a large piece of such cells that holds some of the faces' interior; a small piece cut off from the
+ *    rest must have the main piece's colour (the sky in a window pane the openings missed is no paint).
+ * Holes are closed only when nothing in them surely differs (hysteresis; see closeFaintHoles). Every doubt leaves
+ * the cell out: an unchanged pixel is a lesser fault than a wrongly painted one.
  */
 export interface SurfaceMaskInput {
   planes: ColourPlanes;
@@ -78,8 +80,6 @@ export interface SurfaceMask {
   /** Cells of the layout's faces, and the share of them (less the forbidden ones) that were kept. */
   faceCells: number;
   keptShare: number;
-  /** Cells the appearance was learnt from; too few and the mask is empty. */
-  learntCells: number;
   /** Share of the rival faces' interior that looks like the surface (0 without rivals, or when too little is seen). */
   confusion: number;
 }
@@ -92,8 +92,12 @@ export interface SurfaceMask {
 const MIN_SPREAD = [0.2, 0.03, 0.012, 0.25] as const;
 /** The features that do not depend on the light: colour and texture. */
 const LOOK = [false, true, true, true] as const;
-/** A piece smaller than this share of the main piece must be the main piece's paint (log chromaticity within SAME_PAINT). */
+/**
+ * A piece smaller than this share of the main piece, farther than MINOR_REACH cells from it, is dropped when its colour
+ * is not the main piece's (log chromaticity beyond SAME_PAINT).
+ */
 const MINOR_PIECE = 0.1;
+const MINOR_REACH = 3;
 const SAME_PAINT = [0.1, 0.05] as const;
 /** A piece wholly below the horizon must hold this share of the faces' cells (see SurfaceMaskOptions.belowHorizon). */
 const MIN_LOW_PIECE_SHARE = 0.05;
@@ -121,14 +125,15 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
       faceCells++;
     } else offFaces[i] = 1;
   }
-  const empty = (learntCells: number): SurfaceMask => ({ width, height, mask: new Uint8Array(n), faceCells, keptShare: 0, learntCells, confusion: 0 });
+  const empty: SurfaceMask = { width, height, mask: new Uint8Array(n), faceCells, keptShare: 0, confusion: 0 };
   const toOther = squaredDistanceToMask(offFaces, width, height);
   const toFaces = squaredDistanceToMask(onFaces, width, height);
   const blocked = dilateSquare(forbidden, width, height, 1);
   const band2 = options.band * options.band;
   const interior: number[] = [];
   for (let i = 0; i < n; i++) if (onFaces[i] && !blocked[i] && toOther[i]! > band2) interior.push(i);
-  if (interior.length < MIN_LEARNT_CELLS) return empty(interior.length);
+  // Too little of the surface's interior to learn its look from: nothing is taken for it.
+  if (interior.length < MIN_LEARNT_CELLS) return empty;
   const cells = Int32Array.from(interior);
 
   const look = floorFeatures(planes, 2, cells);
@@ -193,13 +198,20 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     return !(below && piece.pixels.length < minLowPiece && piece.pixels.every((p) => below[p]));
   });
   const main = pieces.reduce<(typeof pieces)[number] | undefined>((best, piece) => (!best || piece.pixels.length > best.pixels.length ? piece : best), undefined);
-  const mainColour = main ? medianColour(look.warmth, look.tint, main.pixels) : undefined;
+  const mainLook = main ? medianLook(look, main.pixels) : undefined;
+  let nearMain: Uint8Array | undefined;
+  if (main && options.localLook) {
+    const mainCells = new Uint8Array(n);
+    for (const p of main.pixels) mainCells[p] = 1;
+    nearMain = dilateSquare(mainCells, width, height, MINOR_REACH);
+  }
   for (const piece of pieces) {
-    // A piece cut off from the main one and much smaller must be the same paint as it: judged against its own
-    // surroundings, the sky in a window pane the openings missed, or a white door panel, could pass for paint.
-    if (options.localLook && piece !== main && piece.pixels.length < MINOR_PIECE * main!.pixels.length) {
-      const [warmth, tint] = medianColour(look.warmth, look.tint, piece.pixels);
-      if (Math.abs(warmth - mainColour![0]) > SAME_PAINT[0] || Math.abs(tint - mainColour![1]) > SAME_PAINT[1]) continue;
+    // A piece cut off from the main one and much smaller, away from it (past more than an edge line) and in another
+    // colour, is no paint: judged against its own surroundings, the sky in a window pane the openings missed could
+    // pass for it. A wall the main piece meets at a corner, in the window's daylight, is another colour but beside it.
+    if (nearMain && piece !== main && piece.pixels.length < MINOR_PIECE * main!.pixels.length && !piece.pixels.some((p) => nearMain![p])) {
+      const [warmth, tint] = medianLook(look, piece.pixels);
+      if (Math.abs(warmth - mainLook![0]) > SAME_PAINT[0] || Math.abs(tint - mainLook![1]) > SAME_PAINT[1]) continue;
     }
     for (const p of piece.pixels) mask[p] = 1;
   }
@@ -213,7 +225,7 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     if (onFaces[i] && mask[i]) kept++;
   }
   const confusion = own ? rivalConfusion(absolute, labels, blocked, options.rivals!, options.band, width, height, own, options.threshold) : 0;
-  return { width, height, mask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, learntCells: cells.length, confusion };
+  return { width, height, mask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, confusion };
 }
 
 /** The rival faces' look (one cluster), learnt on their interior; undefined when too little of it is seen. */
@@ -389,9 +401,10 @@ function closeFaintHoles(
   }
 }
 
-function medianColour(warmth: Float32Array, tint: Float32Array, pixels: readonly number[]): [number, number] {
+/** Median warmth and tint of the cells. */
+function medianLook(look: { warmth: Float32Array; tint: Float32Array }, pixels: readonly number[]): [number, number] {
   const cells = Int32Array.from(pixels);
-  return [medianOf(warmth, cells), medianOf(tint, cells)];
+  return [medianOf(look.warmth, cells), medianOf(look.tint, cells)];
 }
 
 function medianOf(values: Float32Array, cells: Int32Array): number {

@@ -60,7 +60,7 @@ export function surfaceShading(planes: ColourPlanes, mask: Uint8Array, radius: n
  * The cells' own values where `weight` is 1, elsewhere the weighted mean of the cells around them (normalised
  * convolution over growing windows until some surface cell is in reach).
  */
-export function fillFromMask(values: Float32Array, weight: Float32Array, width: number, height: number, radius: number): Float32Array {
+function fillFromMask(values: Float32Array, weight: Float32Array, width: number, height: number, radius: number): Float32Array {
   const n = width * height;
   const filled = Float32Array.from(values);
   const weighted = new Float32Array(n);
