@@ -1,0 +1,250 @@
+/**
+ * npm run bench:refresh — POST /v1/refresh's engine (services/refresh/refresh-photo.ts, the service's models) on the
+ * shared photos: every empty room of ../shared/testdata/empty-rooms and the empty and furnished rooms of
+ * ../shared/testdata/rooms, reduced to --long-side px. Each photo gets its walls repainted in two colours and its floor
+ * relaid in two materials. Per photo and request:
+ *  - the outcome (changed, or unchanged with the reason);
+ *  - pixels changed outside the returned change mask (target 0) and window or door pixels changed (target 0; the
+ *    openings the geometry analysis found);
+ *  - walls: the repainted walls' colour against the target under the photo's light, CIEDE2000 between the mean
+ *    colours (the paint × the light's colour × the photo's luminance over the old paint's albedo, as the engine
+ *    models it) and its median per pixel; and the mean colour with the light's colour divided out against the paint
+ *    at the same luminance (hue and chroma kept through the light's local tint, the texture and the gamut);
+ *  - walls: the high-frequency residual of output luminance over input luminance on the repainted walls (the ratio
+ *    less its 9 × 9 local mean, RMS, over the mean ratio): near 0 when the photo's shading is kept.
+ * Writes the contact sheet docs/images/refresh-contact-sheet.jpg (input | walls | floor, one colour and one material
+ * per photo in turn) and prints the table (docs/benchmarks.md is not written).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
+import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
+import { PAINT_COLOURS } from '../src/services/operations/refresh.js';
+import { refreshPhoto, type RefreshRequest } from '../src/services/refresh/refresh-photo.js';
+import { boxMean } from '../src/vision/box-filter.js';
+import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS, labOfLinearRgb, type Lab } from '../src/vision/colour.js';
+import { dilateRound } from '../src/vision/declutter/mask-shapes.js';
+import type { RawImage } from '../src/vision/raw-image.js';
+import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
+import { linearOfHex } from '../src/vision/restyle/hex-colour.js';
+import { ciede2000 } from './ciede2000.js';
+import { machineLine } from './report.js';
+import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
+import { median } from './statistics.js';
+
+const SHEET = path.join(ROOT, 'docs/images/refresh-contact-sheet.jpg');
+const COLOURS = ['terracotta', 'deep blue'] as const;
+const MATERIALS = ['parquet', 'tile'] as const;
+
+interface Outcome {
+  request: string;
+  changed: boolean;
+  reason?: string;
+  outsideMask: number;
+  openingPixels: number;
+  deltaE?: number;
+  deltaEPixels?: number;
+  /** The mean repainted colour with the light's colour divided out, against the paint at the same luminance. */
+  deltaEBalanced?: number;
+  residual?: number;
+  seconds: number;
+}
+
+async function readPhoto(file: string, longSide: number): Promise<RawImage> {
+  const { data, info } = await sharp(file).rotate().resize(longSide, longSide, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
+}
+
+function luminance(data: Uint8Array, p: number): number {
+  return LUMINANCE_WEIGHTS[0] * LINEAR_OF_BYTE[data[p * 3]!]! + LUMINANCE_WEIGHTS[1] * LINEAR_OF_BYTE[data[p * 3 + 1]!]! + LUMINANCE_WEIGHTS[2] * LINEAR_OF_BYTE[data[p * 3 + 2]!]!;
+}
+
+async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLines, detectors: ObjectDetectors | undefined): Promise<{ outcome: Outcome; output: RawImage }> {
+  const started = performance.now();
+  const done = await refreshPhoto(image, request, { lines, ...(detectors ? { detectors } : {}) });
+  const refresh = done.result.refresh as { unchanged: boolean; unchangedReason?: string; light?: { cast: number[] }; oldAlbedo?: number };
+  const { width, height } = image;
+  const outcome: Outcome = { request: request.value, changed: !refresh.unchanged, outsideMask: 0, openingPixels: 0, seconds: 0 };
+  if (refresh.unchangedReason) outcome.reason = refresh.unchangedReason;
+  const out = done.image.data;
+  for (let p = 0; p < width * height; p++) {
+    const differs = out[p * 3] !== image.data[p * 3] || out[p * 3 + 1] !== image.data[p * 3 + 1] || out[p * 3 + 2] !== image.data[p * 3 + 2];
+    if (differs && !done.changeMask?.[p]) outcome.outsideMask++;
+    if (differs && done.openings[p]) outcome.openingPixels++;
+  }
+  if (request.transformation === 'walls' && done.changeMask && refresh.light && refresh.oldAlbedo) {
+    // The walls away from the matte's soft edge.
+    const mask = Uint8Array.from(done.changeMask, (v) => (v ? 1 : 0));
+    const edge = dilateRound(Uint8Array.from(mask, (v) => 1 - v), width, height, 4);
+    const paint = linearOfHex(request.paint);
+    const cast = refresh.light.cast;
+    const measured = [0, 0, 0];
+    const expected = [0, 0, 0];
+    const perPixel: number[] = [];
+    const ratio = new Float32Array(width * height);
+    const weight = new Float32Array(width * height);
+    const a: Lab = { lightness: 0, a: 0, b: 0 };
+    const b: Lab = { lightness: 0, a: 0, b: 0 };
+    let count = 0;
+    for (let p = 0; p < width * height; p++) {
+      if (!mask[p] || edge[p]) continue;
+      const light = luminance(image.data, p) / refresh.oldAlbedo;
+      const target = [0, 1, 2].map((c) => Math.min(1, paint[c]! * cast[c]! * light));
+      const got = [0, 1, 2].map((c) => LINEAR_OF_BYTE[out[p * 3 + c]!]!);
+      for (let c = 0; c < 3; c++) {
+        measured[c]! += got[c]!;
+        expected[c]! += target[c]!;
+      }
+      if (count % 7 === 0) perPixel.push(ciede2000(labOfLinearRgb(got[0]!, got[1]!, got[2]!, a), labOfLinearRgb(target[0]!, target[1]!, target[2]!, b)));
+      const input = luminance(image.data, p);
+      if (input > 0.01) {
+        ratio[p] = luminance(out, p) / input;
+        weight[p] = 1;
+      }
+      count++;
+    }
+    if (count > 0) {
+      outcome.deltaE = ciede2000(
+        labOfLinearRgb(measured[0]! / count, measured[1]! / count, measured[2]! / count, a),
+        labOfLinearRgb(expected[0]! / count, expected[1]! / count, expected[2]! / count, b),
+      );
+      outcome.deltaEPixels = median(perPixel);
+      const balanced = [0, 1, 2].map((c) => measured[c]! / count / cast[c]!);
+      const level = (v: readonly number[]) => LUMINANCE_WEIGHTS[0] * v[0]! + LUMINANCE_WEIGHTS[1] * v[1]! + LUMINANCE_WEIGHTS[2] * v[2]!;
+      const scaled = [0, 1, 2].map((c) => (paint[c]! * level(balanced)) / level([...paint]));
+      outcome.deltaEBalanced = ciede2000(labOfLinearRgb(balanced[0]!, balanced[1]!, balanced[2]!, a), labOfLinearRgb(scaled[0]!, scaled[1]!, scaled[2]!, b));
+      const local = boxMean(ratio, width, height, 4);
+      const localWeight = boxMean(weight, width, height, 4);
+      let sum = 0;
+      let squares = 0;
+      let n = 0;
+      for (let p = 0; p < width * height; p++) {
+        if (!weight[p] || localWeight[p]! < 0.99) continue;
+        const residual = ratio[p]! - local[p]! / localWeight[p]!;
+        sum += ratio[p]!;
+        squares += residual * residual;
+        n++;
+      }
+      if (n > 0) outcome.residual = Math.sqrt(squares / n) / (sum / n);
+    }
+  }
+  outcome.seconds = (performance.now() - started) / 1000;
+  return { outcome, output: done.image };
+}
+
+async function sheetRow(images: RawImage[], caption: string): Promise<Buffer> {
+  const height = 260;
+  const tiles = await Promise.all(images.map((image) => sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).resize({ height }).png().toBuffer()));
+  const width = (await sharp(tiles[0]!).metadata()).width!;
+  const total = images.length * width + (images.length - 1) * 6;
+  const label = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${total}" height="20"><rect width="100%" height="100%" fill="#000"/><text x="4" y="14" font-family="sans-serif" font-size="13" fill="#ff0">${caption.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`,
+  );
+  return sharp({ create: { width: total, height: height + 22, channels: 3, background: '#000' } })
+    .composite([{ input: label, left: 0, top: 0 }, ...tiles.map((input, k) => ({ input, left: k * (width + 6), top: 22 }))])
+    .png()
+    .toBuffer();
+}
+
+function describe(outcome: Outcome): string {
+  if (!outcome.changed) return `unchanged (${outcome.reason})`;
+  const colour = outcome.deltaE !== undefined
+    ? `, ΔE00 ${outcome.deltaE.toFixed(1)} (median per pixel ${outcome.deltaEPixels!.toFixed(1)}; white-balanced ${outcome.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * outcome.residual!).toFixed(2)} %`
+    : '';
+  return `changed${colour}, outside mask ${outcome.outsideMask}, openings ${outcome.openingPixels}`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'long-side': { type: 'string', default: '1024' } } });
+  const longSide = Number(values['long-side']);
+  const registry = ModelRegistry.load();
+  const runtime = new ModelRuntime(new ModelStore(path.join(ROOT, 'data/models'), registry), registry, { intraOpNumThreads: 1 });
+  const lines = await chooseLineSources(runtime);
+  const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
+  const centernet = await optional(OBJECT_MODEL_NAMES.centernet);
+  const nanodet = await optional(OBJECT_MODEL_NAMES.nanodet);
+  const objectron = await optional(OBJECT_MODEL_NAMES.objectron);
+  const detectors: ObjectDetectors | undefined = centernet ? { centernet, ...(nanodet ? { nanodet } : {}), ...(objectron ? { objectron } : {}) } : undefined;
+  const files = [
+    ...fs.readdirSync(EMPTY_ROOM_PHOTOS).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => path.join(EMPTY_ROOM_PHOTOS, f)),
+    ...fs.readdirSync(PHOTOS).filter((f) => /^(empty|furnished)_/.test(f) && !/pano360/.test(f)).map((f) => path.join(PHOTOS, f)),
+  ].sort();
+
+  const rows: string[] = [];
+  const all: Outcome[] = [];
+  const tiles: Buffer[] = [];
+  for (const [index, file] of files.entries()) {
+    const image = await readPhoto(file, longSide);
+    const name = path.basename(file);
+    const walls: Outcome[] = [];
+    const floors: Outcome[] = [];
+    const shown: RawImage[] = [image];
+    for (const [k, colour] of COLOURS.entries()) {
+      const { outcome, output } = await measure(image, { transformation: 'walls', value: colour, paint: PAINT_COLOURS[colour] }, lines, detectors);
+      walls.push(outcome);
+      if (k === index % COLOURS.length) shown.push(output);
+    }
+    for (const [k, id] of MATERIALS.entries()) {
+      const { outcome, output } = await measure(image, { transformation: 'floor', value: id, material: floorMaterial(id)!, seed: 1 }, lines, detectors);
+      floors.push(outcome);
+      if (k === index % MATERIALS.length) shown.push(output);
+    }
+    all.push(...walls, ...floors);
+    const row = `| ${name} | ${walls.map((o) => `${o.request}: ${describe(o)}`).join('; ')} | ${floors.map((o) => `${o.request}: ${describe(o)}`).join('; ')} |`;
+    rows.push(row);
+    console.log(row);
+    const wall = walls[index % COLOURS.length]!;
+    const floor = floors[index % MATERIALS.length]!;
+    tiles.push(
+      await sheetRow(
+        shown,
+        `${name} — walls ${wall.request}: ${wall.changed ? 'repainted' : `unchanged (${wall.reason})`} | floor ${floor.request}: ${floor.changed ? 'relaid' : `unchanged (${floor.reason})`}`,
+      ),
+    );
+  }
+  const widths = await Promise.all(tiles.map(async (t) => (await sharp(t).metadata()).width!));
+  const heights = await Promise.all(tiles.map(async (t) => (await sharp(t).metadata()).height!));
+  let top = 0;
+  const placed = tiles.map((input, k) => {
+    const at = top;
+    top += heights[k]! + 4;
+    return { input, left: 0, top: at };
+  });
+  await sharp({ create: { width: Math.max(...widths), height: top, channels: 3, background: '#000' } }).composite(placed).jpeg({ quality: 80 }).toFile(SHEET);
+
+  const changedWalls = all.filter((o) => o.changed && o.deltaE !== undefined);
+  const changedFloors = all.filter((o) => o.changed && o.deltaE === undefined);
+  const count = (list: Outcome[], key: 'outsideMask' | 'openingPixels') => list.reduce((n, o) => n + o[key], 0);
+  const md = [
+    '### Walls and floors refreshed on real photos (npm run bench:refresh)',
+    '',
+    machineLine(),
+    '',
+    `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
+    'Contact sheet (input | walls | floor): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
+    '',
+    '| Measure | Result |',
+    '|---|---|',
+    `| Walls repainted | ${changedWalls.length} of ${files.length * COLOURS.length} requests (the others unchanged with the reason) |`,
+    `| Floors relaid | ${changedFloors.length} of ${files.length * MATERIALS.length} requests |`,
+    `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) |`,
+    `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; openings as the geometry analysis found them) |`,
+    `| Repainted walls against the target under the photo's light, ΔE00 of the mean colour (median of photos) | ${changedWalls.length ? median(changedWalls.map((o) => o.deltaE!)).toFixed(2) : '–'} (worst ${changedWalls.length ? Math.max(...changedWalls.map((o) => o.deltaE!)).toFixed(2) : '–'}; target < 6) |`,
+    `| Same, median per pixel (median of photos) | ${changedWalls.length ? median(changedWalls.map((o) => o.deltaEPixels!)).toFixed(2) : '–'} |`,
+    `| Mean repainted colour with the light's colour divided out, against the paint at the same luminance, ΔE00 (median of photos) | ${changedWalls.length ? median(changedWalls.map((o) => o.deltaEBalanced!)).toFixed(2) : '–'} (worst ${changedWalls.length ? Math.max(...changedWalls.map((o) => o.deltaEBalanced!)).toFixed(2) : '–'}) |`,
+    `| High-frequency residual of output/input luminance on the walls (median of photos) | ${changedWalls.length ? (100 * median(changedWalls.map((o) => o.residual!))).toFixed(2) : '–'} % (worst ${changedWalls.length ? (100 * Math.max(...changedWalls.map((o) => o.residual!))).toFixed(2) : '–'} %) |`,
+    `| Time per request (median, analysis + detectors + masks + render) | ${median(all.map((o) => o.seconds)).toFixed(1)} s |`,
+    '',
+    '| Photo | Walls | Floor |',
+    '|---|---|---|',
+    ...rows,
+  ].join('\n');
+  console.log(`\n${md}`);
+}
+
+await main();
