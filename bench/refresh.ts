@@ -13,7 +13,7 @@
  *  - walls: the high-frequency residual of output luminance over input luminance on the repainted walls (the ratio
  *    less its 9 × 9 local mean, RMS, over the mean ratio): near 0 when the photo's shading is kept.
  * Writes the contact sheet docs/images/refresh-contact-sheet.jpg (input | walls | floor, one colour and one material
- * per photo in turn) and prints the table (docs/benchmarks.md is not written).
+ * per photo in turn), prints the table and writes it into docs/benchmarks.md (section bench-refresh).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,7 +33,7 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
 import { linearOfHex } from '../src/vision/restyle/hex-colour.js';
 import { ciede2000 } from './ciede2000.js';
-import { machineLine } from './report.js';
+import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
 
@@ -245,6 +245,7 @@ async function main(): Promise<void> {
     ...rows,
   ].join('\n');
   console.log(`\n${md}`);
+  writeSection('bench-refresh', md);
 }
 
 await main();

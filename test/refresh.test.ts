@@ -235,6 +235,23 @@ describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
     assert.ok(changed > 0.3 * 320 * 240, `${changed} pixels repainted`);
   });
 
+  it('never paints or floors over a sofa of the walls’ colour, a rug or small objects: they stay bit-identical, or the photo comes back unchanged with the reason', async () => {
+    const room = paintedRoom(320, 240, 18, -7, { furnished: true });
+    const png = await sharp(Buffer.from(room.image.data), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
+    for (const [transformation, value, reason] of [['walls', 'deep blue', 'room_furnished'], ['floor', 'tile', 'surface_cluttered']] as const) {
+      const { job, output } = await run({ url: dataUrl(png), transformation, value });
+      const refresh = job.result.refresh;
+      if (refresh.unchanged) {
+        assert.equal(refresh.unchangedReason, reason, JSON.stringify(refresh));
+        assert.ok(Buffer.from(output.data).equals(Buffer.from(room.image.data)), 'the photo comes back as it was');
+        continue;
+      }
+      for (let p = 0; p < 320 * 240; p++) {
+        if (room.furniture[p]) assert.ok(sameBytes(output.data, room.image.data, p), `${transformation}: furnishing pixel ${p % 320},${Math.floor(p / 320)} changed (${JSON.stringify(refresh.surface)})`);
+      }
+    }
+  });
+
   it('answers a photo whose room it cannot make out unchanged, with the reason', async () => {
     const width = 160;
     const height = 120;

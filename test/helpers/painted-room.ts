@@ -24,7 +24,22 @@ export interface PaintedRoom {
   paint: [number, number, number];
   /** The light on the wall at each pixel (its luminance over the paint's), 0 off the walls. */
   light: Float32Array;
+  /** With `furnished`: 1 where any sample of the pixel saw the sofa, the rug or an object on the floor. */
+  furniture: Uint8Array;
 }
+
+/**
+ * `furnished`: a sofa-like block in nearly the walls' colour stands before the front wall, a striped rug lies on the
+ * floor and a few small dark objects stand on it and on the boards.
+ */
+export interface PaintedRoomOptions {
+  furnished?: boolean;
+}
+
+/** The sofa (x, y, z ranges in metres, z above the floor), the rug on the floor, and small objects (x, y, side). */
+const SOFA = { x0: -1.9, x1: 0.3, y0: 4.15, y1: 5, z1: 0.85 };
+const RUG = { x0: -1.3, x1: 1.2, y0: 2.6, y1: 4.0 };
+const OBJECTS: [number, number, number][] = [[-0.6, 3.2, 0.22], [0.5, 3.5, 0.18], [1.5, 3.0, 0.2], [-1.6, 2.4, 0.16]];
 
 const PAINT: [number, number, number] = [0.62, 0.55, 0.44];
 const CEILING: [number, number, number] = [0.8, 0.8, 0.79];
@@ -34,7 +49,7 @@ const FRAME: [number, number, number] = [0.85, 0.85, 0.85];
 /** The window on the front wall (x from u0 to u1, heights above the floor z0 to z1, metres) and its frame's width. */
 export const WINDOW = { u0: -0.6, u1: 0.8, z0: 0.9, z1: 2.2, frame: 0.07 };
 
-export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -7): PaintedRoom {
+export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -7, options: PaintedRoomOptions = {}): PaintedRoom {
   const d = Math.PI / 180;
   const [yaw, pitch] = [yawDeg * d, pitchDeg * d];
   const f: Vec3 = [Math.sin(yaw) * Math.cos(pitch), Math.cos(yaw) * Math.cos(pitch), Math.sin(pitch)];
@@ -49,6 +64,7 @@ export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -
   const wall = new Uint8Array(width * height);
   const pure = new Uint8Array(width * height).fill(1);
   const light = new Float32Array(width * height);
+  const furniture = new Uint8Array(width * height);
   let noise = 987654321;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -65,7 +81,11 @@ export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -
         else if (hit.face !== labels[p]) pure[p] = 0;
         let colour: [number, number, number];
         const z = hit.point[2] - box.floor;
-        if (hit.face === 0) {
+        const thing = options.furnished ? furnishing(ray, box.floor, hit) : undefined;
+        if (thing) {
+          furniture[p] = 1;
+          colour = thing;
+        } else if (hit.face === 0) {
           const seam = hit.point[0] / 0.15 - Math.floor(hit.point[0] / 0.15) < 0.06;
           const base = seam ? SEAM : BOARD;
           const e = 0.9 + 0.25 * Math.exp(-((hit.point[1] - 4) ** 2) / 2);
@@ -89,6 +109,7 @@ export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -
           }
         }
         for (let c = 0; c < 3; c++) sum[c]! += colour[c]!;
+        if (thing) continue;
       }
       if (walls === 4) {
         wall[p] = 1;
@@ -100,7 +121,51 @@ export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -
       }
     }
   }
-  return { image: { data, width, height, channels: 3 }, camera, box, labels, window, wall, pure, paint: PAINT, light };
+  return { image: { data, width, height, channels: 3 }, camera, box, labels, window, wall, pure, paint: PAINT, light, furniture };
+}
+
+/** The colour of the sofa, rug or object the ray meets before the room's surface `hit`, if any. */
+function furnishing(d: Vec3, floor: number, hit: { face: number; point: Vec3 }): [number, number, number] | undefined {
+  const along = Math.hypot(...hit.point);
+  const length = Math.hypot(...d);
+  const near = (t: number) => t > 0 && t * length < along - 1e-6;
+  // Axis-aligned boxes standing on the floor: the nearest face the ray enters.
+  const boxes: { x0: number; x1: number; y0: number; y1: number; z1: number; colour: (face: string, p: Vec3) => [number, number, number] }[] = [
+    { ...SOFA, colour: (face) => (face === 'top' ? [PAINT[0] * 0.95, PAINT[1] * 0.95, PAINT[2] * 0.93] : [PAINT[0] * 0.7, PAINT[1] * 0.7, PAINT[2] * 0.68]) },
+    ...OBJECTS.map(([x, y, side]) => ({ x0: x - side / 2, x1: x + side / 2, y0: y - side / 2, y1: y + side / 2, z1: side, colour: () => [0.05, 0.05, 0.06] as [number, number, number] })),
+  ];
+  let best = Infinity;
+  let colour: [number, number, number] | undefined;
+  for (const b of boxes) {
+    let t0 = -Infinity;
+    let t1 = Infinity;
+    let entered = '';
+    for (const [axis, lo, hi, name] of [[0, b.x0, b.x1, 'side'], [1, b.y0, b.y1, 'front'], [2, floor, floor + b.z1, 'top']] as const) {
+      if (Math.abs(d[axis]) < 1e-12) {
+        if (0 < lo || 0 > hi) t0 = Infinity;
+        continue;
+      }
+      const a = (lo - 0) / d[axis];
+      const c = (hi - 0) / d[axis];
+      const enter = Math.min(a, c);
+      if (enter > t0) {
+        t0 = enter;
+        entered = name;
+      }
+      t1 = Math.min(t1, Math.max(a, c));
+    }
+    if (t0 <= t1 && near(t0) && t0 < best) {
+      best = t0;
+      const p: Vec3 = [d[0] * t0, d[1] * t0, d[2] * t0];
+      colour = b.colour(entered, p);
+    }
+  }
+  if (colour) return colour;
+  // The rug: red and cream stripes across it, on the floor.
+  if (hit.face === 0 && hit.point[0] > RUG.x0 && hit.point[0] < RUG.x1 && hit.point[1] > RUG.y0 && hit.point[1] < RUG.y1) {
+    return Math.floor((hit.point[1] - RUG.y0) / 0.2) % 2 === 0 ? [0.42, 0.06, 0.05] : [0.6, 0.5, 0.34];
+  }
+  return undefined;
 }
 
 function cast(box: PaintedRoom['box'], d: Vec3): { face: number; point: Vec3 } {

@@ -78,7 +78,15 @@ export async function removeAutomatically(image: RawImage, lines: DeclutterLines
 export async function findCandidates(image: RawImage, lines: DeclutterLines, detectors: ObjectDetectors, options: AutomaticOptions = {}) {
   const { analysis, milliseconds: analysisMs } = await analyseRoom(image, lines, options.signal);
   options.progress?.(0.1);
+  const found = await findCandidatesIn(image, analysis, detectors, options);
+  return { ...found, timings: { analysis: analysisMs, ...found.timings } };
+}
 
+/**
+ * findCandidates on a room already analysed: the same detections refined to their pixels, and the same floor clutter
+ * (the refresh keeps out what the declutter would remove, at the declutter's own scores).
+ */
+export async function findCandidatesIn(image: RawImage, analysis: RoomAnalysis, detectors: ObjectDetectors, options: AutomaticOptions = {}) {
   const detectionStarted = performance.now();
   const detected = await detectObjects(image, detectors, { ...options.detection, ...(options.signal ? { signal: options.signal } : {}) });
   const detectionMs = Math.round(performance.now() - detectionStarted);
@@ -108,7 +116,7 @@ export async function findCandidates(image: RawImage, lines: DeclutterLines, det
   }
   const maskMs = Math.round(performance.now() - maskStarted);
   options.progress?.(0.35);
-  return { analysis, candidates, openings, layoutTrusted, timings: { analysis: analysisMs, detection: detectionMs, masks: maskMs } };
+  return { analysis, candidates, openings, layoutTrusted, timings: { detection: detectionMs, masks: maskMs } };
 }
 
 export interface CandidateRemovalOptions extends DeclutterOptions {

@@ -1,10 +1,10 @@
 import { downsampleToPlanes, type ColourPlanes } from '../../vision/colour-planes.js';
 import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from '../../vision/colour.js';
 import { estimateNoiseLevel } from '../../vision/differential-composite.js';
-import { objectMask } from '../../vision/declutter/object-mask.js';
 import { paintRegionMask } from '../../vision/declutter/region-mask.js';
 import { dilateRound } from '../../vision/declutter/mask-shapes.js';
 import { maskBounds } from '../../vision/mask-morphology.js';
+import { connectedComponents } from '../../vision/connected-components.js';
 import { fillPolygon, polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { CEILING, FACE_LABELS, FLOOR, WALL_BACK, WALL_FRONT, WALL_LEFT, WALL_RIGHT } from '../../vision/geometry/room-box.js';
@@ -17,8 +17,8 @@ import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
 import { analysisBox, analysisCamera, analyzeRoom, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
-import { detectObjects, type ObjectDetectors } from '../declutter/detect-objects.js';
-import { floorMask } from '../declutter/room-planes.js';
+import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
+import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 
@@ -33,9 +33,20 @@ export type RefreshRequest =
  *   floor are;
  * - `no_walls_in_view`, `no_floor_in_view`: the layout shows too little of them;
  * - `walls_not_recognised`, `floor_not_recognised`: too little of what the layout calls walls (floor) looks like one
- *   paint (one floor): tiles, cabinets, furniture or clutter cover it, or the layout is wrong there.
+ *   paint (one floor): tiles, cabinets, furniture or clutter cover it, or the layout is wrong there;
+ * - `room_furnished` (walls): so much stands in the room (the floor covered or the walls hidden by furniture and
+ *   objects, or a rug on the floor) that what stands before the walls cannot be told from them everywhere;
+ * - `surface_cluttered` (floor): furniture, objects or a rug cover too much of the floor, or what could be relaid is
+ *   in pieces: a new floor around them would look patched.
  */
-export type RefreshUnchangedReason = 'layout_uncertain' | 'no_walls_in_view' | 'no_floor_in_view' | 'walls_not_recognised' | 'floor_not_recognised';
+export type RefreshUnchangedReason =
+  | 'layout_uncertain'
+  | 'no_walls_in_view'
+  | 'no_floor_in_view'
+  | 'walls_not_recognised'
+  | 'floor_not_recognised'
+  | 'room_furnished'
+  | 'surface_cluttered';
 
 export interface RefreshDeps {
   lines: ChosenLines;
@@ -83,13 +94,26 @@ const WINDOW_GROUP_REACH = 3;
 /** Inner ramp of the matte, in working cells. */
 const FEATHER = 1.5;
 /**
- * What the detectors must find to keep it from the new paint or floor: furniture, people and what hangs on or stands
- * against walls. Not the declutter's small objects: a false "book" on a blank wall would leave a blot of old paint,
- * and the surfaces' look keeps small things out anyway.
+ * Labels kept out besides the declutter's own (REMOVABLE_LABELS), at the declutter's scores: furniture, people and
+ * what hangs on or stands against walls. Everything the declutter would remove is kept out of the change.
  */
 const KEPT_OBJECTS = ['chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant', 'person', 'dog', 'cat', 'tv', 'clock', 'table', 'desk', 'box', 'computer monitor'];
-/** Stricter than the declutter's calibration, as furnish's standing furniture: a false object costs a blot. */
-const KEPT_OBJECT_SCORES = { centernet: 0.45, nanodet: 0.5, objectron: 0.4 };
+/**
+ * A room's limits for a refresh (measured on the shared photos, bench/refresh.ts; see docs/api.md): the share of the
+ * layout's floor that what the declutter would remove covers (empty rooms up to 0.24, a cluttered living room 0.92),
+ * the share of the walls it covers (empty rooms up to 0.12, the cluttered living room 0.27), the least share of the
+ * floor the largest relaid piece must hold (empty rooms 0.76 and up, the cluttered living room 0.07).
+ */
+const MAX_FLOOR_OBJECT_SHARE = 0.4;
+const MAX_WALL_OBJECT_SHARE = 0.2;
+const MIN_FLOOR_MAIN_SHARE = 0.6;
+/**
+ * A floor look this many of the dominant look's spreads from it is something lying on the floor (a rug), not a tone of
+ * the floor (the tones of the shared empty rooms' floors lie up to 6.9 apart)...
+ */
+const FOREIGN_LOOK_APART = 10;
+/** ... and such looks may make up at most this share of the floor's interior. */
+const MAX_FOREIGN_LOOK_SHARE = 0.1;
 /** A detector box over this share of the photo is the detector seeing the room itself as furniture. */
 const MAX_OBJECT_SHARE = 0.5;
 
@@ -170,7 +194,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const { width, height } = planes;
   const scale = image.width / width;
   const labels = layoutLabels(analysis, width, height);
-  const objects = deps.detectors ? await objectsMask(image, analysis, openings, deps.detectors, deps.signal) : undefined;
+  const objects = deps.detectors ? await objectsMask(image, analysis, deps.detectors, deps.signal) : undefined;
   lap('objects');
   progress(0.6);
   const forbidden = forbiddenCells(analysis, planes, scale, objects);
@@ -187,14 +211,56 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const faces = walls ? WALL_FACES : [FLOOR];
   const belowHorizon = horizonCells(analysis, width, height);
   const band = Math.round(BORDER_BAND * Math.max(width, height));
-  const surface = surfaceMask(
-    { planes, labels, faces, forbidden },
-    walls
-      ? { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true }
-      : { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 },
-  );
+  const floorOptions = { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 };
+  const floorSurface = surfaceMask({ planes, labels, faces: [FLOOR], forbidden }, floorOptions);
+  const surface = walls
+    ? surfaceMask(
+        { planes, labels, faces, forbidden },
+        { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true },
+      )
+    : floorSurface;
   lap('surface');
-  report.surface = { faceShare: round(faceShare), keptShare: round(surface.keptShare), ...(walls ? { floorLikeWall: round(surface.confusion) } : {}) };
+  const objectCells = objects ? gridOf(objects, analysis, width, height) : new Uint8Array(width * height);
+  const layout = layoutMeasures(surface, labels, faces, objectCells);
+  const floorLayout = walls ? layoutMeasures(floorSurface, labels, [FLOOR], objectCells) : layout;
+  const floorForeign = foreignLookShare(floorSurface);
+  report.surface = {
+    faceShare: round(faceShare),
+    keptShare: round(surface.keptShare),
+    ...(walls ? { floorLikeWall: round(surface.confusion) } : {}),
+    objectShare: round(layout.objectShare),
+    mainShare: round(layout.mainShare),
+    worstFaceMain: round(layout.worstFaceMain),
+    pieces: layout.pieces,
+    looks: surface.looks.map((l) => [round(l.share), round(l.apart)]),
+    floorObjectShare: round(floorLayout.objectShare),
+    floorMainShare: round(floorLayout.mainShare),
+    floorForeignLook: round(floorForeign),
+  };
+  // What stands in the room: the floor the declutter would clear, a rug or a second floor on it, the walls hidden.
+  // Past these the engine cannot tell the surface from what stands on or before it well enough, and what it could
+  // change would be a patchwork.
+  const floorCluttered =
+    floorLayout.objectShare > MAX_FLOOR_OBJECT_SHARE
+      ? `objects, furniture or clutter cover ${(100 * floorLayout.objectShare).toFixed(0)} % of the floor (at most ${100 * MAX_FLOOR_OBJECT_SHARE} %)`
+      : floorForeign > MAX_FOREIGN_LOOK_SHARE
+        ? `${(100 * floorForeign).toFixed(0)} % of the floor has a look of its own, far from the floor's (a rug, or a second floor; at most ${100 * MAX_FOREIGN_LOOK_SHARE} %)`
+        : undefined;
+  if (walls) {
+    const reason =
+      floorCluttered ??
+      (layout.objectShare > MAX_WALL_OBJECT_SHARE
+        ? `furniture and objects stand before ${(100 * layout.objectShare).toFixed(0)} % of the walls (at most ${100 * MAX_WALL_OBJECT_SHARE} %)`
+        : undefined);
+    if (reason) return unchanged('room_furnished', `${reason}: what stands before the walls cannot be told from them everywhere`, surface);
+  } else {
+    const reason =
+      floorCluttered ??
+      (layout.mainShare < MIN_FLOOR_MAIN_SHARE
+        ? `the floor that can be relaid is in pieces: the largest holds ${(100 * layout.mainShare).toFixed(0)} % of the floor (at least ${100 * MIN_FLOOR_MAIN_SHARE} %)`
+        : undefined);
+    if (reason) return unchanged('surface_cluttered', `${reason}: a floor relaid around them would look patched`, surface);
+  }
   if (walls && surface.confusion > MAX_CONFUSION) {
     return unchanged(
       'walls_not_recognised',
@@ -310,27 +376,95 @@ function forbiddenCells(analysis: RoomAnalysis, planes: ColourPlanes, scale: num
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
   }
   if (objects) {
-    const cells = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++) {
-      const row = Math.min(analysis.image.height - 1, Math.floor((y + 0.5) * scale)) * analysis.image.width;
-      for (let x = 0; x < width; x++) if (objects[row + Math.min(analysis.image.width - 1, Math.floor((x + 0.5) * scale))]) cells[y * width + x] = 1;
-    }
+    const cells = gridOf(objects, analysis, width, height);
     const grown = dilateRound(cells, width, height, 2);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
   }
   return forbidden;
 }
 
-/** The pixels of the objects the detectors find (each box refined to its object as the declutter does), photo-sized. */
-async function objectsMask(image: RawImage, analysis: RoomAnalysis, openings: Uint8Array, detectors: ObjectDetectors, signal?: AbortSignal): Promise<Uint8Array> {
-  const found = await detectObjects(image, detectors, { labels: KEPT_OBJECTS, minScores: KEPT_OBJECT_SCORES, ...(signal ? { signal } : {}) });
-  const floorLabels = floorMask(analysis);
-  const mask = new Uint8Array(image.width * image.height);
-  for (const object of found) {
-    if (object.box.width * object.box.height > MAX_OBJECT_SHARE * image.width * image.height) continue;
-    paintRegionMask(mask, image.width, objectMask(image, object.box, { floorLabels, protectedMask: openings }));
+/**
+ * The pixels of what the automatic declutter would remove (services/declutter/remove-automatic.ts findCandidatesIn,
+ * at the declutter's own scores): each detection refined to its object, and the floor clutter no detector names but
+ * that stands out from the floor's look. A detected object also hides what lies below its top within its box: where
+ * the refinement missed a part of it that looks like the wall behind (the beige back of a sofa before a beige wall),
+ * that part is still the object's. Photo-sized.
+ */
+async function objectsMask(image: RawImage, analysis: RoomAnalysis, detectors: ObjectDetectors, signal?: AbortSignal): Promise<Uint8Array> {
+  const labels = [...new Set([...REMOVABLE_LABELS, ...KEPT_OBJECTS])];
+  const { candidates } = await findCandidatesIn(image, analysis, detectors, { detection: { labels }, ...(signal ? { signal } : {}) });
+  const { width, height } = image;
+  const mask = new Uint8Array(width * height);
+  for (const candidate of candidates) {
+    if (candidate.box.width * candidate.box.height > MAX_OBJECT_SHARE * width * height) continue;
+    paintRegionMask(mask, width, candidate.mask);
+    if (!candidate.detected) continue;
+    const region = candidate.mask;
+    const bottom = Math.min(height, Math.ceil(candidate.box.y + candidate.box.height), region.y + region.height);
+    for (let x = 0; x < region.width; x++) {
+      let top = -1;
+      for (let y = 0; y < region.height && top < 0; y++) if (region.data[y * region.width + x]) top = y;
+      if (top < 0) continue;
+      for (let y = region.y + top; y < bottom; y++) mask[y * width + region.x + x] = 1;
+    }
   }
   return mask;
+}
+
+/** Share of the floor's interior in looks far from its dominant one (see SurfaceMask.looks). */
+function foreignLookShare(surface: SurfaceMask): number {
+  return surface.looks.filter((l) => l.apart > FOREIGN_LOOK_APART).reduce((sum, l) => sum + l.share, 0);
+}
+
+/** A photo-sized mask sampled on the working grid (each cell's centre). */
+function gridOf(mask: Uint8Array, analysis: RoomAnalysis, width: number, height: number): Uint8Array {
+  const scale = analysis.image.width / width;
+  const cells = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(analysis.image.height - 1, Math.floor((y + 0.5) * scale)) * analysis.image.width;
+    for (let x = 0; x < width; x++) if (mask[row + Math.min(analysis.image.width - 1, Math.floor((x + 0.5) * scale))]) cells[y * width + x] = 1;
+  }
+  return cells;
+}
+
+/**
+ * How the surface's cells lie on the layout's faces: the share of the faces' cells the objects cover, the largest
+ * connected piece of the surface as a share of the faces' cells, the same per face (the worst face that holds at
+ * least 10 % of the faces' cells), and the number of pieces of at least 0.5 % of the faces' cells.
+ */
+function layoutMeasures(surface: SurfaceMask, labels: Uint8Array, faces: readonly number[], objectCells: Uint8Array) {
+  const { width, height, mask } = surface;
+  const n = width * height;
+  let faceCells = 0;
+  let covered = 0;
+  const onFaces = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!faces.includes(labels[i]!)) continue;
+    faceCells++;
+    if (objectCells[i]) covered++;
+    if (mask[i]) onFaces[i] = 1;
+  }
+  const pieces = connectedComponents(onFaces, width, height);
+  const largest = pieces.reduce((best, piece) => Math.max(best, piece.pixels.length), 0);
+  let worstFaceMain = 1;
+  for (const face of faces) {
+    const own = new Uint8Array(n);
+    let cells = 0;
+    for (let i = 0; i < n; i++) {
+      if (labels[i] !== face) continue;
+      cells++;
+      if (mask[i]) own[i] = 1;
+    }
+    if (cells < 0.1 * faceCells) continue;
+    const main = connectedComponents(own, width, height).reduce((best, piece) => Math.max(best, piece.pixels.length), 0);
+    worstFaceMain = Math.min(worstFaceMain, main / cells);
+  }
+  return {
+    objectShare: faceCells ? covered / faceCells : 0,
+    mainShare: faceCells ? largest / faceCells : 0,
+    worstFaceMain,
+    pieces: pieces.filter((p) => p.pixels.length >= 0.005 * faceCells).length,
+  };
 }
 
 /** 1 on the cells (of a width × height grid over the photo) below the horizon, where the floor can be. */

@@ -82,6 +82,12 @@ export interface SurfaceMask {
   keptShare: number;
   /** Share of the rival faces' interior that looks like the surface (0 without rivals, or when too little is seen). */
   confusion: number;
+  /**
+   * The looks learnt on the faces' interior (pooled): each one's share of the interior and how far its centre lies
+   * from the dominant (largest) look's, in the dominant look's robust spreads of colour and texture. A look far from
+   * the dominant one is something else lying on the surface (a rug on a floor), not a tone of it.
+   */
+  looks: { share: number; apart: number }[];
 }
 
 /**
@@ -125,7 +131,7 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
       faceCells++;
     } else offFaces[i] = 1;
   }
-  const empty: SurfaceMask = { width, height, mask: new Uint8Array(n), faceCells, keptShare: 0, confusion: 0 };
+  const empty: SurfaceMask = { width, height, mask: new Uint8Array(n), faceCells, keptShare: 0, confusion: 0, looks: [] };
   const toOther = squaredDistanceToMask(offFaces, width, height);
   const toFaces = squaredDistanceToMask(onFaces, width, height);
   const blocked = dilateSquare(forbidden, width, height, 1);
@@ -225,7 +231,23 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     if (onFaces[i] && mask[i]) kept++;
   }
   const confusion = own ? rivalConfusion(absolute, labels, blocked, options.rivals!, options.band, width, height, own, options.threshold) : 0;
-  return { width, height, mask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, confusion };
+  return { width, height, mask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, confusion, looks: looksOf(pooled) };
+}
+
+/** Each cluster's share, and its centre's distance from the largest cluster's in that cluster's spreads (LOOK only). */
+function looksOf(model: FeatureClusters): { share: number; apart: number }[] {
+  let dominant = 0;
+  for (let c = 1; c < model.count; c++) if (model.share[c]! > model.share[dominant]!) dominant = c;
+  const d = model.dimensions;
+  return Array.from({ length: model.count }, (_, c) => {
+    let sum = 0;
+    for (let k = 0; k < d; k++) {
+      if (!LOOK[k]) continue;
+      const t = (model.centre[c * d + k]! - model.centre[dominant * d + k]!) / model.spread[dominant * d + k]!;
+      sum += t * t;
+    }
+    return { share: model.share[c]!, apart: Math.sqrt(sum) };
+  });
 }
 
 /** The rival faces' look (one cluster), learnt on their interior; undefined when too little of it is seen. */
