@@ -252,6 +252,18 @@ describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
     }
   });
 
+  it('answers walls whose paint would be a patchwork unchanged with walls_patchy: a wall face left partly in its old white', async () => {
+    const room = paintedRoom(320, 240, 18, -7, { oldWhiteBlotches: true });
+    const png = await sharp(Buffer.from(room.image.data), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
+    const { job, output } = await run({ url: dataUrl(png), transformation: 'walls', value: 'terracotta' });
+    const refresh = job.result.refresh;
+    assert.equal(refresh.unchanged, true, JSON.stringify(refresh));
+    assert.equal(refresh.unchangedReason, 'walls_patchy', JSON.stringify(refresh));
+    assert.ok(refresh.patchiness.worstFaceUnpainted > 0.15, JSON.stringify(refresh.patchiness));
+    assert.equal(job.result.changeMask, undefined);
+    assert.ok(Buffer.from(output.data).equals(Buffer.from(room.image.data)), 'the photo comes back as it was');
+  });
+
   it('answers a photo whose room it cannot make out unchanged, with the reason', async () => {
     const width = 160;
     const height = 120;

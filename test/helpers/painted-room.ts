@@ -34,7 +34,16 @@ export interface PaintedRoom {
  */
 export interface PaintedRoomOptions {
   furnished?: boolean;
+  /**
+   * The front wall left of the window (u < BLOTCHES_TO) in blotches of a cool white the walls' paint look refuses (old
+   * paint showing through): a repaint would cover the rest of the face and leave them in their old paint.
+   */
+  oldWhiteBlotches?: boolean;
 }
+
+/** Where the front wall’s blotched part ends (metres along the wall), and the old white’s albedo. */
+export const BLOTCHES_TO = -0.75;
+const OLD_WHITE: [number, number, number] = [0.8, 0.82, 0.86];
 
 /** The sofa (x, y, z ranges in metres, z above the floor), the rug on the floor, and small objects (x, y, side). */
 const SOFA = { x0: -1.9, x1: 0.3, y0: 4.15, y1: 5, z1: 0.85 };
@@ -103,7 +112,10 @@ export function paintedRoom(width = 480, height = 360, yawDeg = 18, pitchDeg = -
             // Light from the window: strongest on the front wall near it, falling off along the side walls and upward.
             const toWindow = Math.hypot(hit.point[0] - 0.1, hit.point[1] - box.front, z - 1.5);
             const e = 0.35 + 0.85 * Math.exp(-(toWindow * toWindow) / 9) - 0.08 * (z / 2.65);
-            colour = [PAINT[0] * e, PAINT[1] * e, PAINT[2] * e];
+            // Old white left in blotches of 30 cm the size of the paint look's local light: each stands out from it.
+            const blotch = options.oldWhiteBlotches && hit.face === 3 && u < BLOTCHES_TO && stipple(Math.floor(u / 0.3), Math.floor(z / 0.3)) < 0.5;
+            const base = blotch ? OLD_WHITE : PAINT;
+            colour = [base[0] * e, base[1] * e, base[2] * e];
             walls++;
             lightSum += e;
           }
@@ -183,6 +195,13 @@ function cast(box: PaintedRoom['box'], d: Vec3): { face: number; point: Vec3 } {
   if (d[0] > 0) test(box.right / d[0], 4);
   if (d[1] > 0) test(box.front / d[1], 3);
   return { face, point: [d[0] * t, d[1] * t, d[2] * t] };
+}
+
+/** A fixed pseudo-random value in [0, 1) per integer cell. */
+function stipple(i: number, j: number): number {
+  let h = (Math.imul(i, 73856093) ^ Math.imul(j, 19349663)) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 1274126177) >>> 0;
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
 }
 
 /** Linear light of an 8-bit sRGB code. */

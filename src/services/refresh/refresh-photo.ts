@@ -5,6 +5,7 @@ import { paintRegionMask } from '../../vision/declutter/region-mask.js';
 import { dilateRound } from '../../vision/declutter/mask-shapes.js';
 import { maskBounds } from '../../vision/mask-morphology.js';
 import { connectedComponents } from '../../vision/connected-components.js';
+import { boxMean } from '../../vision/box-filter.js';
 import { fillPolygon, polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { CEILING, FACE_LABELS, FLOOR, WALL_BACK, WALL_FRONT, WALL_LEFT, WALL_RIGHT } from '../../vision/geometry/room-box.js';
@@ -37,7 +38,9 @@ export type RefreshRequest =
  * - `room_furnished` (walls): so much stands in the room (the floor covered or the walls hidden by furniture and
  *   objects, or a rug on the floor) that what stands before the walls cannot be told from them everywhere;
  * - `surface_cluttered` (floor): furniture, objects or a rug cover too much of the floor, or what could be relaid is
- *   in pieces: a new floor around them would look patched.
+ *   in pieces: a new floor around them would look patched;
+ * - `walls_patchy` (walls): the paint would be a patchwork: a wall face would keep much of its old paint beside the
+ *   new one, or the paint's border would run ragged through the walls (see wallPatchiness).
  */
 export type RefreshUnchangedReason =
   | 'layout_uncertain'
@@ -46,7 +49,8 @@ export type RefreshUnchangedReason =
   | 'walls_not_recognised'
   | 'floor_not_recognised'
   | 'room_furnished'
-  | 'surface_cluttered';
+  | 'surface_cluttered'
+  | 'walls_patchy';
 
 export interface RefreshDeps {
   lines: ChosenLines;
@@ -131,6 +135,24 @@ const VIEW_BELOW_HORIZON = 0.33;
 const MIN_FLOOR_SHARE = 0.02;
 
 const WALL_FACES = [WALL_LEFT, WALL_FRONT, WALL_RIGHT, WALL_BACK];
+/**
+ * The final check of the walls' paint (wallPatchiness; measured on the shared photos, bench/refresh.ts, see
+ * docs/api.md): a wall face holding at least PATCHY_FACE_MIN_SHARE of the paintable wall, painted more than
+ * MIN_PATCHY_FACE_SHARE of it but leaving more than MAX_UNPAINTED_FACE_SHARE of it in the old paint, is a patchwork
+ * (clean repaints leave at most 0.083 of a face; the patchy ones 0.119 — a kitchen's back wall, cabinets and
+ * bulkhead half taken —, 0.132, 0.22 and more); so is a painted mask whose border is more than MAX_RAGGEDNESS times as
+ * long as its smoothed version's (clean repaints up to 1.26, the ragged ones 1.31 and up). Both margins are narrow:
+ * seven photos set them.
+ */
+const PATCHY_FACE_MIN_SHARE = 0.1;
+const MIN_PATCHY_FACE_SHARE = 0.2;
+const MAX_UNPAINTED_FACE_SHARE = 0.1;
+const MAX_RAGGEDNESS = 1.29;
+/** Smoothing radius of the raggedness' smoothed mask, as a share of the working copy's longer side. */
+const RAGGED_RADIUS = 0.01;
+/** Islands of old paint (reported, not judged): least size as a share of the paintable cells, and painted border share. */
+const ISLAND_MIN_SHARE = 0.002;
+const ENCLOSED_BORDER = 0.75;
 
 /**
  * POST /v1/refresh: the walls repainted or the floor relaid, nothing else changed. The room's geometry says where
@@ -237,6 +259,16 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     floorMainShare: round(floorLayout.mainShare),
     floorForeignLook: round(floorForeign),
   };
+  const patch = walls ? wallPatchiness(surface, labels, forbidden, objectCells) : undefined;
+  if (patch) {
+    report.patchiness = {
+      faces: Object.fromEntries(patch.faces.map((f) => [f.face, round(f.painted)])),
+      worstFaceUnpainted: round(patch.patchyFace),
+      islands: patch.islands,
+      islandShare: round(patch.islandShare),
+      raggedness: round(patch.raggedness),
+    };
+  }
   // What stands in the room: the floor the declutter would clear, a rug or a second floor on it, the walls hidden.
   // Past these the engine cannot tell the surface from what stands on or before it well enough, and what it could
   // change would be a patchwork.
@@ -272,6 +304,17 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     return unchanged(
       walls ? 'walls_not_recognised' : 'floor_not_recognised',
       `${(100 * surface.keptShare).toFixed(0)} % of what the layout calls ${walls ? 'walls looks like one paint' : 'floor looks like one floor'} (at least ${100 * MIN_KEPT_SHARE} % needed)`,
+      surface,
+    );
+  }
+  // The final check: a repaint that leaves old paint in patches on a face, or whose border runs ragged through the
+  // walls (trims, cabinets, a cove light half taken), is worse than none.
+  if (patch && (patch.patchyFace > MAX_UNPAINTED_FACE_SHARE || patch.raggedness > MAX_RAGGEDNESS)) {
+    return unchanged(
+      'walls_patchy',
+      patch.patchyFace > MAX_UNPAINTED_FACE_SHARE
+        ? `${(100 * patch.patchyFace).toFixed(0)} % of a wall face would keep its old paint around the new one (at most ${100 * MAX_UNPAINTED_FACE_SHARE} %)`
+        : `the paint's border would be ${patch.raggedness.toFixed(2)} times as long as its smoothed outline's (at most ${MAX_RAGGEDNESS}): a ragged edge through the walls`,
       surface,
     );
   }
@@ -516,3 +559,91 @@ function toTriple(values: Float64Array): [number, number, number] {
   return [values[0]!, values[1]!, values[2]!];
 }
 
+
+/**
+ * How patchy the walls' paint would be (see MAX_PATCHY_FACE_SHARE and the others): per wall face of the layout, the
+ * share of its paintable cells (neither forbidden — openings with their frames, trims, detected objects — nor under an
+ * object) the mask paints; the unpainted paintable islands enclosed by paint (at least ENCLOSED_BORDER of their
+ * border painted, each at least ISLAND_MIN_SHARE of the paintable cells), as a share of the paintable cells; and the
+ * raggedness: the painted mask's border length over that of its smoothed version.
+ */
+export function wallPatchiness(surface: SurfaceMask, labels: Uint8Array, forbidden: Uint8Array, objectCells: Uint8Array) {
+  const { width, height, mask } = surface;
+  const n = width * height;
+  const paintable = new Uint8Array(n);
+  let paintableCells = 0;
+  for (let i = 0; i < n; i++) {
+    if (WALL_FACES.includes(labels[i]!) && !forbidden[i] && !objectCells[i]) {
+      paintable[i] = 1;
+      paintableCells++;
+    }
+  }
+  const faces: { face: string; cells: number; painted: number }[] = [];
+  for (const face of WALL_FACES) {
+    let cells = 0;
+    let painted = 0;
+    for (let i = 0; i < n; i++) {
+      if (labels[i] !== face || !paintable[i]) continue;
+      cells++;
+      if (mask[i]) painted++;
+    }
+    if (cells) faces.push({ face: FACE_LABELS[face]!, cells, painted: painted / cells });
+  }
+  // A partly painted face: among faces holding at least PATCHY_FACE_MIN_SHARE of the paintable cells and painted on
+  // more than MIN_PATCHY_FACE_SHARE of them, the largest unpainted share.
+  let patchyFace = 0;
+  for (const f of faces) {
+    if (f.cells < PATCHY_FACE_MIN_SHARE * paintableCells) continue;
+    if (f.painted > MIN_PATCHY_FACE_SHARE) patchyFace = Math.max(patchyFace, 1 - f.painted);
+  }
+  const unpainted = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (paintable[i] && !mask[i]) unpainted[i] = 1;
+  let islandCells = 0;
+  let islands = 0;
+  for (const piece of connectedComponents(unpainted, width, height)) {
+    if (piece.pixels.length < ISLAND_MIN_SHARE * paintableCells) continue;
+    let border = 0;
+    let painted = 0;
+    const inside = new Set(piece.pixels);
+    for (const i of piece.pixels) {
+      const x = i % width;
+      const y = (i - x) / width;
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) {
+          border++;
+          continue;
+        }
+        const j = ny * width + nx;
+        if (inside.has(j)) continue;
+        border++;
+        if (mask[j]) painted++;
+      }
+    }
+    if (border && painted / border >= ENCLOSED_BORDER) {
+      islands++;
+      islandCells += piece.pixels.length;
+    }
+  }
+  const source = new Float32Array(n);
+  for (let i = 0; i < n; i++) source[i] = mask[i] ? 1 : 0;
+  const smooth = boxMean(source, width, height, Math.max(2, Math.round(RAGGED_RADIUS * Math.max(width, height))));
+  const perimeter = (inMask: (i: number) => boolean) => {
+    let length = 0;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (!inMask(i)) continue;
+        if (x + 1 < width && !inMask(i + 1)) length++;
+        if (x > 0 && !inMask(i - 1)) length++;
+        if (y + 1 < height && !inMask(i + width)) length++;
+        if (y > 0 && !inMask(i - width)) length++;
+      }
+    }
+    return length;
+  };
+  const smoothLength = perimeter((i) => smooth[i]! >= 0.5);
+  const raggedness = smoothLength ? perimeter((i) => mask[i] === 1) / smoothLength : 1;
+  return { faces, patchyFace, islands, islandShare: paintableCells ? islandCells / paintableCells : 0, raggedness };
+}
