@@ -53,8 +53,6 @@ describe('the public twin’s redesign and refresh', () => {
   const refreshes: object[] = [
     { url, transformation: 'walls', value: '#a1B2c3' },
     { url, transformation: 'walls', value: 'egg shell' },
-    { url, transformation: 'floor', value: 'parquet' },
-    { url, transformation: 'floor', value: 'light-oak' },
     { url, transformation: 'walls', value: 'terracotta', webhook: 'https://example.com/hook' },
   ];
   /** Refresh is built: with Prefer: respond-async it answers with the pending job at once (no worker runs here). */
@@ -244,12 +242,14 @@ describe('the public twin’s redesign and refresh', () => {
     assert.deepEqual(refresh.acknowledgement({ transformation: 'walls', value: '#ffeedd' }, catalog), { transformation: 'walls', value: '#ffeedd' });
   });
 
-  it('accepts every wall colour and floor type the twin names', async () => {
+  it('accepts every wall colour the twin names, and validates its floor types before answering floors 501', async () => {
     for (const value of TWIN_WALL_COLOURS) {
       assert.equal((await postRefresh({ url, transformation: 'walls', value })).statusCode, 200, value);
     }
     for (const value of TWIN_FLOOR_MATERIALS) {
-      assert.equal((await postRefresh({ url, transformation: 'floor', value })).statusCode, 200, value);
+      const response = await postRefresh({ url, transformation: 'floor', value });
+      assert.equal(response.statusCode, 501, value);
+      assert.equal(response.json().code, 'operation_unavailable', value);
     }
   });
 });

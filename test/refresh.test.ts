@@ -238,7 +238,7 @@ describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
   it('never paints or floors over a sofa of the walls’ colour, a rug or small objects: they stay bit-identical, or the photo comes back unchanged with the reason', async () => {
     const room = paintedRoom(320, 240, 18, -7, { furnished: true });
     const png = await sharp(Buffer.from(room.image.data), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
-    for (const [transformation, value, reason] of [['walls', 'deep blue', 'room_furnished'], ['floor', 'tile', 'surface_cluttered']] as const) {
+    for (const [transformation, value, reason] of [['walls', 'deep blue', 'room_furnished']] as const) {
       const { job, output } = await run({ url: dataUrl(png), transformation, value });
       const refresh = job.result.refresh;
       if (refresh.unchanged) {
@@ -271,12 +271,19 @@ describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
     // A soft glow and no straight edge: nothing for the geometry to hold on to.
     for (let p = 0; p < width * height; p++) pixels.fill(Math.round(200 - 0.8 * Math.hypot((p % width) - 60, Math.floor(p / width) - 50)), p * 3, p * 3 + 3);
     const png = await sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
-    const { job, output } = await run({ url: dataUrl(png), transformation: 'floor', value: 'parquet' });
+    const { job, output } = await run({ url: dataUrl(png), transformation: 'walls', value: 'olive' });
     assert.equal(job.result.refresh.unchanged, true);
-    assert.match(job.result.refresh.unchangedReason, /^(layout_uncertain|no_floor_in_view|floor_not_recognised)$/);
+    assert.match(job.result.refresh.unchangedReason, /^(layout_uncertain|no_walls_in_view|walls_not_recognised)$/);
     assert.ok(job.result.refresh.unchangedDetail.length > 0);
     assert.equal(job.result.changeMask, undefined);
     assert.ok(Buffer.from(output.data).equals(pixels), 'the photo comes back as it was');
+  });
+
+  it('answers a valid floor request 501 operation_unavailable saying why, before any job', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload: { url: 'https://example.com/room.jpg', transformation: 'floor', value: 'parquet' } });
+    assert.equal(response.statusCode, 501);
+    assert.equal(response.json().code, 'operation_unavailable');
+    assert.match(response.json().detail, /relaying the floor is not available yet/);
   });
 
   it('refuses an unknown floor material with 400 naming the known ones, before any job', async () => {

@@ -81,6 +81,13 @@ export const refresh = defineOperation({
   credits: () => 1,
   queue: () => 'heavy',
   validate: (params) => checkRefreshValue(params.transformation, params.value),
+  // Looked at on the shared photos, 6 of the 10 floors the engine relaid stopped in the middle of the old floor (the
+  // geometry found only part of it), and no measure yet tells those from the good ones (docs/api.md): until one
+  // does, a relaid floor would be a patchwork returned as a success.
+  unavailableFor: (params) =>
+    params.transformation === 'floor'
+      ? 'relaying the floor is not available yet: the service cannot yet check that the new floor covers the whole floor seen in the photo; transformation "walls" is'
+      : undefined,
   acknowledgement: (params) => ({ transformation: params.transformation, value: params.value }),
   run: async ({ image, params }, context) => {
     const lines = await chooseLineSources(context.models);
