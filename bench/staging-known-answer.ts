@@ -67,6 +67,7 @@ import { furnishPiece } from '../src/services/staging/furnish-piece.js';
 import type { FurnitureRenderer } from '../src/services/staging/furniture-renderer.js';
 import { labOfLinearRgb, LINEAR_OF_BYTE, type Lab } from '../src/vision/colour.js';
 import { compositeRenderedLayer } from '../src/vision/differential-composite.js';
+import { maskBounds } from '../src/vision/mask-morphology.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { projectWorldPoint, type Vec3 } from '../tools/room-renderer/geometry.js';
 import { cameraOf, generateRoomSpec, mulberry32, WALL_BEARING, WALL_IDS, wallLabel, type RoomSpec } from '../tools/room-renderer/spec.js';
@@ -428,23 +429,6 @@ function luma(image: RawImage, p: number): number {
   return 0.2126 * image.data[i]! + 0.7152 * image.data[i + 1]! + 0.0722 * image.data[i + 2]!;
 }
 
-function bbox(mask: Uint8Array, width: number, height: number): { x0: number; y0: number; x1: number; y1: number } | null {
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-  }
-  return x1 < 0 ? null : { x0, y0, x1: x1 + 1, y1: y1 + 1 };
-}
-
 function dilate(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   let current = mask;
   for (let r = 0; r < radius; r++) {
@@ -541,7 +525,7 @@ function shadowRing(t: TruthData, masks: Uint8Array[]): Ring {
   const valid = excluded.map((v) => (v ? 0 : 1));
   const truthLuma = maskedBoxMean(lumaPlane(t.truth), 1, valid, width, height, SMOOTH_RADIUS);
   const emptyLuma = maskedBoxMean(lumaPlane(t.empty), 1, valid, width, height, SMOOTH_RADIUS);
-  const box = bbox(t.mask, width, height);
+  const box = maskBounds(t.mask, width, height);
   let count = 0;
   if (box) {
     const grow = Math.max(16, Math.round(0.5 * Math.max(box.x1 - box.x0, box.y1 - box.y0)));
@@ -571,8 +555,8 @@ function figures(t: TruthData, image: RawImage, mask: Uint8Array, ring: Ring): F
     }
     if (mask[p] || t.mask[p]) union++;
   }
-  const a = bbox(mask, width, height);
-  const b = bbox(t.mask, width, height)!;
+  const a = maskBounds(mask, width, height);
+  const b = maskBounds(t.mask, width, height)!;
   const heightError = a ? Math.abs(1 - (a.y1 - a.y0) / (b.y1 - b.y0)) : 1;
   const widthError = a ? Math.abs(1 - (a.x1 - a.x0) / (b.x1 - b.x0)) : 1;
   // Contact: the lowest row of each mask per column.

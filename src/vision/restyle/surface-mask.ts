@@ -178,7 +178,9 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
 
   const candidate = new Uint8Array(n);
   const distance = new Float32Array(n).fill(Infinity);
-  const rival = options.rivals ? rivalModel(absolute, labels, blocked, options.rivals, options.band, width, height) : undefined;
+  // The rival faces' interior: their look is learnt on it, and the confusion below is measured on the same cells.
+  const rivalCells = options.rivals ? interiorOf(labels, blocked, options.rivals, options.band, width, height) : undefined;
+  const rival = rivalCells ? rivalModel(absolute, rivalCells) : undefined;
   const own = rival ? fitFeatureClusters(absolute, 4, cells, options.clusters, 0.15, MIN_SPREAD) : undefined;
   for (let i = 0; i < n; i++) {
     if (forbidden[i] || toFaces[i]! > band2) continue;
@@ -230,7 +232,7 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     if (onFaces[i] && !forbidden[i]) allowed++;
     if (onFaces[i] && mask[i]) kept++;
   }
-  const confusion = own ? rivalConfusion(absolute, labels, blocked, options.rivals!, options.band, width, height, own, options.threshold) : 0;
+  const confusion = own ? rivalConfusion(absolute, rivalCells!, own, options.threshold) : 0;
   return { width, height, mask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, confusion, looks: looksOf(pooled) };
 }
 
@@ -250,17 +252,8 @@ function looksOf(model: FeatureClusters): { share: number; apart: number }[] {
   });
 }
 
-/** The rival faces' look (one cluster), learnt on their interior; undefined when too little of it is seen. */
-function rivalModel(
-  features: Float32Array,
-  labels: Uint8Array,
-  blocked: Uint8Array,
-  rivals: readonly number[],
-  band: number,
-  width: number,
-  height: number,
-): FeatureClusters | undefined {
-  const cells = interiorOf(labels, blocked, rivals, band, width, height);
+/** The rival faces' look (one cluster), learnt on their interior cells; undefined when too few are seen. */
+function rivalModel(features: Float32Array, cells: readonly number[]): FeatureClusters | undefined {
   return cells.length >= MIN_LEARNT_CELLS ? fitFeatureClusters(features, 4, Int32Array.from(cells), 1, 0.15, MIN_SPREAD) : undefined;
 }
 
@@ -275,18 +268,7 @@ function interiorOf(labels: Uint8Array, blocked: Uint8Array, faces: readonly num
 }
 
 /** Share of the rival faces' interior cells that the surface's look accepts by colour and texture. */
-function rivalConfusion(
-  features: Float32Array,
-  labels: Uint8Array,
-  blocked: Uint8Array,
-  rivals: readonly number[],
-  band: number,
-  width: number,
-  height: number,
-  model: FeatureClusters,
-  threshold: number,
-): number {
-  const cells = interiorOf(labels, blocked, rivals, band, width, height);
+function rivalConfusion(features: Float32Array, cells: readonly number[], model: FeatureClusters, threshold: number): number {
   let taken = 0;
   for (const i of cells) if (clusterDistance(model, features, i, LOOK) <= threshold) taken++;
   return cells.length >= MIN_LEARNT_CELLS ? taken / cells.length : 0;
