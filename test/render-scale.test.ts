@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RenderScene } from '../src/repositories/blender/render-scene.js';
 import { scaleRenderScene } from '../src/staging/render-setup.js';
+import { MAX_RENDER_PIXELS, renderPixelLimit } from '../src/services/staging/render-pieces.js';
 import { resampleLayer } from '../src/vision/resample-layer.js';
 
 function sceneOf(width: number, height: number, region: RenderScene['region']): RenderScene {
@@ -102,5 +103,39 @@ describe('resampleLayer', () => {
       for (let c = 0; c < 3; c++) assert.ok(out.pieces[i * 4 + c]! >= 0);
       if (a === 0) assert.equal(out.pieces[i * 4], 0);
     }
+  });
+});
+
+describe('renderPixelLimit', () => {
+  const photo = { width: 1731, height: 1155 };
+  const regionPixelsAt = (limit: number, regions: { x0: number; y0: number; x1: number; y1: number }[]) =>
+    (regions.reduce((n, r) => n + (r.x1 - r.x0) * (r.y1 - r.y0), 0) * limit) / (photo.width * photo.height);
+
+  it('keeps the photo cap where the regions are small', () => {
+    const regions = [{ x0: 100, y0: 600, x1: 700, y1: 1000 }];
+    assert.equal(renderPixelLimit(photo, regions, { maxRenderPixels: 1_200_000, maxRegionPixels: 500_000 }), 1_200_000);
+    assert.equal(renderPixelLimit({ width: 4240, height: 2830 }, regions, {}), MAX_RENDER_PIXELS);
+    assert.equal(renderPixelLimit(photo, regions, {}), photo.width * photo.height);
+  });
+
+  it('renders regions that cover most of the frame smaller, to the region budget', () => {
+    const regions = [
+      { x0: 0, y0: 200, x1: 1000, y1: 1155 },
+      { x0: 1200, y0: 300, x1: 1731, y1: 1100 },
+    ];
+    const limit = renderPixelLimit(photo, regions, { maxRenderPixels: 1_200_000, maxRegionPixels: 500_000 });
+    assert.ok(limit < 1_200_000);
+    assert.ok(Math.abs(regionPixelsAt(limit, regions) - 500_000) < 1);
+    // And what scaleRenderScene then renders stays within it (a few pixels of margin per side aside).
+    const rendered = regions.reduce((n, region) => {
+      const { grid } = scaleRenderScene(sceneOf(photo.width, photo.height, region), limit);
+      return n + grid.width * grid.height;
+    }, 0);
+    assert.ok(rendered < 520_000, `rendered ${rendered} pixels`);
+  });
+
+  it('never renders larger than the photo', () => {
+    const small = { width: 640, height: 480 };
+    assert.equal(renderPixelLimit(small, [{ x0: 0, y0: 0, x1: 100, y1: 100 }], { maxRenderPixels: 1_200_000, maxRegionPixels: 500_000 }), 640 * 480);
   });
 });

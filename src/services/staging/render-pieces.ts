@@ -1,6 +1,6 @@
 import { estimateLight, type LightEstimate } from '../../staging/light-estimate.js';
 import type { Placement } from '../../staging/place-piece.js';
-import { renderRegions, renderScene, scaleRenderScene, type RenderGrid } from '../../staging/render-setup.js';
+import { renderRegions, renderScene, scaleRenderScene, type Region, type RenderGrid } from '../../staging/render-setup.js';
 import type { RoomModel } from '../../staging/room-model.js';
 import type { PieceGeometry } from '../../furniture/generator.js';
 import type { RenderPasses } from '../../repositories/blender/render-scene.js';
@@ -26,6 +26,11 @@ export interface RenderQuality {
    * region is rendered smaller and resampled up to it.
    */
   maxRenderPixels?: number;
+  /**
+   * The most pixels the rendered regions together may have; the regions are rendered smaller (and resampled up) to
+   * stay under it. Absent: no limit besides `maxRenderPixels`.
+   */
+  maxRegionPixels?: number;
 }
 
 /**
@@ -75,6 +80,7 @@ export async function renderPieces(
   const regions = renderRegions(room, pieces.map((p) => p.placement));
   const unshadowed = polygonMask(image.width, image.height, room.openings.map((o) => o.polygon));
   const changeMask = new Uint8Array(image.width * image.height);
+  const maxPixels = renderPixelLimit(image, regions, deps.quality);
   const summary: RenderSummary = { regions: regions.length, seconds: 0, peakMemoryMiB: 0, lightScale: 1, denoised: true, scale: 1 };
   let composite = image;
   let changedPixels = 0;
@@ -86,7 +92,7 @@ export async function renderPieces(
       ...renderScene({ room, light, pieces, region, samples: deps.quality.samples, threads: deps.quality.threads, seed }),
       ...(deps.quality.adaptiveThreshold === undefined ? {} : { adaptiveThreshold: deps.quality.adaptiveThreshold }),
     };
-    const scaled = scaleRenderScene(scene, deps.quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
+    const scaled = scaleRenderScene(scene, maxPixels);
     renderPhoto ??= scaled.grid.scale < 1 ? resizeLanczos3(image, scaled.scene.width, scaled.scene.height) : image;
     const passes = await deps.renderer.render(scaled.scene, { photo: renderPhoto, ...(deps.signal ? { signal: deps.signal } : {}) });
     // The regions are disjoint, so each composite starts from the photo's own pixels there.
@@ -106,6 +112,21 @@ export async function renderPieces(
     deps.progress(0.25 + (0.65 * (k + 1)) / regions.length);
   }
   return { image: composite, changeMask, changedPixels, light, render: summary };
+}
+
+/**
+ * The photo size the scenes are rendered at, as a pixel count for scaleRenderScene: at most `maxRenderPixels`, and
+ * smaller still where the regions would together have more than `maxRegionPixels` at that size. The time Cycles takes
+ * grows with the pixels rendered, not with the pieces (docs/decisions/0012).
+ */
+export function renderPixelLimit(image: Pick<RawImage, 'width' | 'height'>, regions: readonly Region[], quality: Pick<RenderQuality, 'maxRenderPixels' | 'maxRegionPixels'>): number {
+  const photoPixels = image.width * image.height;
+  const limit = Math.min(photoPixels, quality.maxRenderPixels ?? MAX_RENDER_PIXELS);
+  if (quality.maxRegionPixels === undefined) return limit;
+  const regionPixels = regions.reduce((sum, r) => sum + (r.x1 - r.x0) * (r.y1 - r.y0), 0);
+  // The regions' pixels shrink with the photo's: at `limit` they have regionPixels · limit / photoPixels.
+  const atLimit = (regionPixels * limit) / photoPixels;
+  return atLimit <= quality.maxRegionPixels ? limit : (limit * quality.maxRegionPixels) / atLimit;
 }
 
 /**

@@ -14,6 +14,13 @@ export const WHOLE_ROOM_SAMPLES_SHARE = 0.5;
 /** The largest render of a whole room; a larger photo's room is rendered at this size and resampled up. */
 export const MAX_ROOM_RENDER_PIXELS = 1_200_000;
 /**
+ * The most pixels a whole room's regions are rendered with, together; larger regions are rendered smaller and resampled
+ * up. Cycles' time follows the pixels, not the samples: on empty_bedroom_03 at 2 MP (a bed close to the camera, a
+ * region of 0.97 MP at 1.2 MP) 96 samples took 97.7 s, 48 took 92.8 s (most pixels run to the adaptive threshold's
+ * end either way), and 0.55 MP took 57.3 s, looking the same on the contact sheet (docs/decisions/0012).
+ */
+export const MAX_ROOM_REGION_PIXELS = 500_000;
+/**
  * Cycles' adaptive threshold for a whole room (a single piece keeps Blender's 0.01). Most of a room's render is floor
  * and wall that only catch shadows, and their ratio is smoothed before the composite; the pieces are denoised with
  * the feature passes. Measured on empty_living_01 at 2 MP (9 pieces, 96 samples) against a 384-sample render at
@@ -95,11 +102,13 @@ export async function stageRoom(
   const built = plan.pieces.map((p, k) => ({ name: `${k}-${p.furnitureId}`, placement: p.placement, geometry: p.piece.build() }));
   // A whole room's region covers much of the photo, and every pixel of it is rendered: at the single piece's samples
   // and resolution a 2 MP room took ten minutes on two loaded cores. Half the samples (the denoiser carries them), a
-  // looser adaptive threshold, and at most a 1.2 MP render, resampled up (docs/decisions/0012).
+  // looser adaptive threshold, and at most a 1.2 MP render with at most 0.5 MP of regions, resampled up
+  // (docs/decisions/0012).
   const quality = {
     ...deps.quality,
     samples: Math.max(Math.min(32, deps.quality.samples), Math.round(deps.quality.samples * WHOLE_ROOM_SAMPLES_SHARE)),
     maxRenderPixels: Math.min(deps.quality.maxRenderPixels ?? MAX_ROOM_RENDER_PIXELS, MAX_ROOM_RENDER_PIXELS),
+    maxRegionPixels: Math.min(deps.quality.maxRegionPixels ?? MAX_ROOM_REGION_PIXELS, MAX_ROOM_REGION_PIXELS),
     adaptiveThreshold: deps.quality.adaptiveThreshold ?? WHOLE_ROOM_ADAPTIVE_THRESHOLD,
   };
   const rendered = await renderPieces(image, room, built, request.seed, { ...deps, quality, progress });
