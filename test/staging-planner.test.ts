@@ -117,6 +117,20 @@ describe('planRoom', () => {
     assert.ok(hung >= 3, `art over the sofa in ${hung} of 5 plans`);
   });
 
+  it('hangs art only where the photo shows plain wall, and says why where it does not', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const asked: { x0: number; y0: number; x1: number; y1: number }[] = [];
+      const nowhere = planRoom(room, request('living_room', seed, { plainWall: (box) => (asked.push(box), false) }));
+      assert.ok(!nowhere.pieces.some((p) => p.furnitureId === 'wall_art'), `seed ${seed}: art hung on a wall the photo does not show plain`);
+      const plain = planRoom(room, request('living_room', seed, { plainWall: () => true }));
+      const art = plain.pieces.find((p) => p.furnitureId === 'wall_art');
+      if (!art) continue;
+      // Left out, it is reported missing; and the photo was asked where it would have hung.
+      assert.ok(asked.length > 0, `seed ${seed}: the photo was never asked`);
+      assert.ok(nowhere.missing.some((m) => m.furnitureId === 'wall_art'), `seed ${seed}: ${JSON.stringify(nowhere.missing)}`);
+    }
+  });
+
   it('places the seating group as a group: the coffee table before the sofa, 0.45 m from it', () => {
     const plan = planRoom(room, request('living_room', 3));
     const sofa = plan.pieces.find((p) => p.furnitureId === 'sofa_3_seater')!;

@@ -27,7 +27,7 @@ const DOOR_SIDE_MARGIN_M = 0.15;
 const OPENING_MARGIN_PX = 2;
 
 /** The hard rule a placement breaks; the reasons given to callers are built from these. */
-export type BrokenRule = 'room' | 'near' | 'view' | 'door' | 'mask' | 'openings' | 'obstacle';
+export type BrokenRule = 'room' | 'near' | 'view' | 'door' | 'mask' | 'openings' | 'obstacle' | 'wall';
 
 export interface RuleRequest {
   footprint: Footprint;
@@ -37,6 +37,11 @@ export interface RuleRequest {
   preserveWindows: boolean;
   /** Image outlines of what already stands in the room (detected furniture): the piece's image may not overlap them. */
   obstacles?: [number, number][][];
+  /**
+   * Whether the photo shows plain wall over an image box: a hung piece (art, a mirror) is only hung where it does, not
+   * over a door frame, a picture already there, a pass-through or a view the geometry did not find as an opening.
+   */
+  plainWall?: (imageBox: { x0: number; y0: number; x1: number; y1: number }) => boolean;
 }
 
 export interface RuleSettings {
@@ -63,6 +68,7 @@ export function brokenRule(room: RoomModel, request: RuleRequest, placement: Pla
     if (request.preserveWindows && coversOpening(room, hull)) return 'openings';
     if (request.obstacles && onStandingFurniture(request.obstacles, hull)) return 'obstacle';
   }
+  if (request.plainWall && request.footprint.placement === 'on-wall' && !request.plainWall(placement.imageBox)) return 'wall';
   return undefined;
 }
 
@@ -203,6 +209,7 @@ export function noSpotReason(piece: string, refusals: Refusals, masked: boolean)
   if (masked && refusals.mask) return `the marked area has no floor where ${piece} fits`;
   if (refusals.openings) return `every spot where ${piece} fits covers a window or door (preserveWindows)`;
   if (refusals.obstacle) return `every spot where ${piece} fits is taken by furniture already in the photo`;
+  if (refusals.wall) return `the photo shows no plain wall where ${piece} would hang`;
   return `the floor seen in the photo has no free spot where ${piece} fits`;
 }
 

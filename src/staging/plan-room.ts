@@ -46,6 +46,8 @@ export interface PlanRequest {
   mask?: Uint8Array;
   /** Image outlines of furniture already in the photo: nothing is planned over them. */
   obstacles?: [number, number][][];
+  /** Whether the photo shows plain wall over an image box (RuleRequest.plainWall). */
+  plainWall?: (imageBox: { x0: number; y0: number; x1: number; y1: number }) => boolean;
   /** Place the decor groups (lamps, plants, rugs alone). */
   decor: boolean;
   /** Refine by simulated annealing (smart-staging-v2, furnish); without it the first good arrangement (legacy). */

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import { planSvg } from '../../staging/plan-drawing.js';
 import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
 import { roomModel } from '../../staging/room-model.js';
+import { edgeShare } from '../../vision/plain-wall.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { analyzeRoom } from '../geometry/analyze-room.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
@@ -29,6 +30,12 @@ export const MAX_ROOM_REGION_PIXELS = 500_000;
  * and 0.0030 RMS (docs/decisions/0012).
  */
 export const WHOLE_ROOM_ADAPTIVE_THRESHOLD = 0.05;
+/**
+ * Most edge pixels (edgeShare) the photo may show where a piece is hung: on the shared empty rooms the planner's art
+ * over plain walls measured 0–0.8 %, over a door frame, a picture already hanging, a kitchen pass-through or a view
+ * 8–74 % (docs/decisions/0012).
+ */
+export const MAX_HUNG_EDGE_SHARE = 0.03;
 
 export interface StageRoomRequest {
   roomId: string;
@@ -82,6 +89,7 @@ export async function stageRoom(
     anneal: request.anneal,
     ...(request.mask ? { mask: request.mask } : {}),
     ...(obstacles.length ? { obstacles } : {}),
+    plainWall: (box) => edgeShare(image, box) <= MAX_HUNG_EDGE_SHARE,
   });
   // A plan that leaves out the room's main group (no bed in a bedroom) or still breaks a rule is refused, not rendered.
   if (plan.pieces.length === 0 || plan.violations.length > 0) {
