@@ -26,16 +26,12 @@ import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declut
 import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
 import { PAINT_COLOURS } from '../src/services/operations/refresh.js';
 import { refreshPhoto, type RefreshRequest } from '../src/services/refresh/refresh-photo.js';
-import { boxMean } from '../src/vision/box-filter.js';
-import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS, labOfLinearRgb, type Lab } from '../src/vision/colour.js';
-import { dilateRound } from '../src/vision/declutter/mask-shapes.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
-import { linearOfHex } from '../src/vision/restyle/hex-colour.js';
-import { ciede2000 } from './ciede2000.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
+import { measureRepaintedWalls } from './wall-paint.js';
 
 const SHEET = path.join(ROOT, 'docs/images/refresh-contact-sheet.jpg');
 const COLOURS = ['terracotta', 'deep blue'] as const;
@@ -60,10 +56,6 @@ async function readPhoto(file: string, longSide: number): Promise<RawImage> {
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
 }
 
-function luminance(data: Uint8Array, p: number): number {
-  return LUMINANCE_WEIGHTS[0] * LINEAR_OF_BYTE[data[p * 3]!]! + LUMINANCE_WEIGHTS[1] * LINEAR_OF_BYTE[data[p * 3 + 1]!]! + LUMINANCE_WEIGHTS[2] * LINEAR_OF_BYTE[data[p * 3 + 2]!]!;
-}
-
 async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLines, detectors: ObjectDetectors | undefined): Promise<{ outcome: Outcome; output: RawImage }> {
   const started = performance.now();
   const done = await refreshPhoto(image, request, { lines, ...(detectors ? { detectors } : {}) });
@@ -78,60 +70,7 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
     if (differs && done.openings[p]) outcome.openingPixels++;
   }
   if (request.transformation === 'walls' && done.changeMask && refresh.light && refresh.oldAlbedo) {
-    // The walls away from the matte's soft edge.
-    const mask = Uint8Array.from(done.changeMask, (v) => (v ? 1 : 0));
-    const edge = dilateRound(Uint8Array.from(mask, (v) => 1 - v), width, height, 4);
-    const paint = linearOfHex(request.paint);
-    const cast = refresh.light.cast;
-    const measured = [0, 0, 0];
-    const expected = [0, 0, 0];
-    const perPixel: number[] = [];
-    const ratio = new Float32Array(width * height);
-    const weight = new Float32Array(width * height);
-    const a: Lab = { lightness: 0, a: 0, b: 0 };
-    const b: Lab = { lightness: 0, a: 0, b: 0 };
-    let count = 0;
-    for (let p = 0; p < width * height; p++) {
-      if (!mask[p] || edge[p]) continue;
-      const light = luminance(image.data, p) / refresh.oldAlbedo;
-      const target = [0, 1, 2].map((c) => Math.min(1, paint[c]! * cast[c]! * light));
-      const got = [0, 1, 2].map((c) => LINEAR_OF_BYTE[out[p * 3 + c]!]!);
-      for (let c = 0; c < 3; c++) {
-        measured[c]! += got[c]!;
-        expected[c]! += target[c]!;
-      }
-      if (count % 7 === 0) perPixel.push(ciede2000(labOfLinearRgb(got[0]!, got[1]!, got[2]!, a), labOfLinearRgb(target[0]!, target[1]!, target[2]!, b)));
-      const input = luminance(image.data, p);
-      if (input > 0.01) {
-        ratio[p] = luminance(out, p) / input;
-        weight[p] = 1;
-      }
-      count++;
-    }
-    if (count > 0) {
-      outcome.deltaE = ciede2000(
-        labOfLinearRgb(measured[0]! / count, measured[1]! / count, measured[2]! / count, a),
-        labOfLinearRgb(expected[0]! / count, expected[1]! / count, expected[2]! / count, b),
-      );
-      outcome.deltaEPixels = median(perPixel);
-      const balanced = [0, 1, 2].map((c) => measured[c]! / count / cast[c]!);
-      const level = (v: readonly number[]) => LUMINANCE_WEIGHTS[0] * v[0]! + LUMINANCE_WEIGHTS[1] * v[1]! + LUMINANCE_WEIGHTS[2] * v[2]!;
-      const scaled = [0, 1, 2].map((c) => (paint[c]! * level(balanced)) / level([...paint]));
-      outcome.deltaEBalanced = ciede2000(labOfLinearRgb(balanced[0]!, balanced[1]!, balanced[2]!, a), labOfLinearRgb(scaled[0]!, scaled[1]!, scaled[2]!, b));
-      const local = boxMean(ratio, width, height, 4);
-      const localWeight = boxMean(weight, width, height, 4);
-      let sum = 0;
-      let squares = 0;
-      let n = 0;
-      for (let p = 0; p < width * height; p++) {
-        if (!weight[p] || localWeight[p]! < 0.99) continue;
-        const residual = ratio[p]! - local[p]! / localWeight[p]!;
-        sum += ratio[p]!;
-        squares += residual * residual;
-        n++;
-      }
-      if (n > 0) outcome.residual = Math.sqrt(squares / n) / (sum / n);
-    }
+    Object.assign(outcome, measureRepaintedWalls(image, done.image, Uint8Array.from(done.changeMask, (v) => (v ? 1 : 0)), { paint: request.paint, cast: refresh.light.cast, oldAlbedo: refresh.oldAlbedo }));
   }
   outcome.seconds = (performance.now() - started) / 1000;
   return { outcome, output: done.image };

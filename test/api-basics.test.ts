@@ -120,7 +120,7 @@ describe('authentication, errors, rate limits, OpenAPI and status', () => {
     const upscale = status.operations.find((op: { name: string }) => op.name === 'upscale');
     assert.equal(upscale.available, true);
     const redesign = status.operations.find((op: { name: string }) => op.name === 'creative-redesign');
-    assert.equal(redesign.available, false);
+    assert.equal(redesign.available, true);
     const page = await t.app.inject({ method: 'GET', url: '/status' });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Roomcraft is <span class="ok">operational/);

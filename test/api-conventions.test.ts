@@ -92,7 +92,7 @@ describe('processing answers name their job (X-Job-Id, Link) and honour Prefer: 
     const invalid = await post('/v1/upscale', { url: 'ftp://example.com/a.png' });
     assert.equal(invalid.statusCode, 400);
     assert.equal(invalid.headers['x-job-id'], undefined);
-    const unbuilt = await post('/v1/creative-redesign', { url: 'https://example.com/a.jpg', styleId: 'modern', roomId: 'bedroom' });
+    const unbuilt = await post('/v1/refresh', { url: 'https://example.com/a.jpg', transformation: 'floor', value: 'parquet' });
     assert.equal(unbuilt.statusCode, 501);
     assert.equal(unbuilt.headers['x-job-id'], undefined);
     assert.equal(unbuilt.headers.link, undefined);
@@ -339,9 +339,9 @@ describe('logging of answers that are not faults', () => {
   it('logs a 501 and a 400 at info, with their code and without a stack', async () => {
     const unbuilt = await app.inject({
       method: 'POST',
-      url: '/v1/creative-redesign',
+      url: '/v1/refresh',
       headers: auth,
-      payload: { url: 'https://example.com/a.jpg', styleId: 'modern', roomId: 'bedroom' },
+      payload: { url: 'https://example.com/a.jpg', transformation: 'floor', value: 'parquet' },
     });
     assert.equal(unbuilt.statusCode, 501);
     const invalid = await app.inject({ method: 'POST', url: '/v1/upscale', headers: auth, payload: { url: 'x' } });

@@ -247,7 +247,7 @@ describe('processing endpoints', () => {
   });
 });
 
-describe('operations not built yet', () => {
+describe('requests answered 501 and the validation before them', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
@@ -258,7 +258,7 @@ describe('operations not built yet', () => {
   const url = 'http://127.0.0.1:9/room.jpg';
 
   it('validates, then answers 501 operation_unavailable and never creates a job', async () => {
-    const cases: [string, object][] = [['/v1/creative-redesign', { url, styleId: 'scandinavian', roomId: 'living_room' }]];
+    const cases: [string, object][] = [['/v1/refresh', { url, transformation: 'floor', value: 'tile' }]];
     for (const [path, body] of cases) {
       const response = await post(path, body);
       assert.equal(response.statusCode, 501, `${path} ${JSON.stringify(body)}`);

@@ -8,9 +8,8 @@ import { TWIN_FLOOR_MATERIALS, TWIN_WALL_COLOURS } from '../src/services/operati
 
 /**
  * POST /v1/redesign and POST /v1/refresh, the public twin's neighbours of creative-redesign (issue 18): routes of
- * their own that validate like any operation. Redesign answers 501 operation_unavailable (not 404 route_not_found)
- * until the redesign pipeline is built, with no job made and no credit charged; refresh is built (test/refresh.test.ts
- * runs it) and takes its jobs.
+ * their own that validate like any operation and take their jobs (test/redesign.test.ts and test/refresh.test.ts run
+ * them); a refresh of the floor answers 501 operation_unavailable, with no job made and no credit charged.
  */
 describe('the public twin’s redesign and refresh', () => {
   let t: TestApp;
@@ -58,41 +57,53 @@ describe('the public twin’s redesign and refresh', () => {
   /** Refresh is built: with Prefer: respond-async it answers with the pending job at once (no worker runs here). */
   const postRefresh = (body: object) => post('/v1/refresh', body, { ...t.auth, prefer: 'respond-async' });
 
-  it('answers a valid request 501 operation_unavailable as problem+json, naming neither a job nor a charge', async () => {
+  const floors: object[] = [
+    { url, transformation: 'floor', value: 'parquet' },
+    { url, transformation: 'floor', value: 'tile', webhook: 'https://example.com/hook' },
+  ];
+
+  it('accepts a valid redesign: a pending job in the twin’s acknowledgement, creativity echoed or the default, charged one credit', async () => {
     for (const [path, body] of valid) {
-      const response = await post(path, body);
       const what = `${path} ${JSON.stringify(body)}`;
-      assert.equal(response.statusCode, 501, `${what}: ${response.body}`);
-      assert.match(response.headers['content-type'] as string, /^application\/problem\+json/, what);
-      const problem = response.json();
-      assert.equal(problem.code, 'operation_unavailable', what);
-      assert.equal(problem.status, 501, what);
-      assert.match(problem.detail, new RegExp(`^${path.slice(4)} is not available on this server yet`), what);
-      for (const header of ['x-job-id', 'link', 'x-credits-charged', 'x-credits-balance']) {
-        assert.equal(response.headers[header], undefined, `${what}: ${header}`);
-      }
+      const response = await post(path, body, { ...t.auth, prefer: 'respond-async' });
+      assert.equal(response.statusCode, 200, `${what}: ${response.body}`);
+      const ack = response.json();
+      assert.deepEqual(Object.keys(ack), ['status', 'id', 'styleId', 'roomId', 'creativity', 'mode'], what);
+      assert.equal(ack.status, 'pending', what);
+      assert.equal(ack.mode, 'redesign', what);
+      assert.equal(ack.creativity, (body as { creativity?: number }).creativity ?? DEFAULT_CREATIVITY, what);
+      assert.equal(response.headers['x-credits-charged'], '1', what);
     }
   });
 
-  it('charges no credit and makes no job for a 501, the same request with Prefer: respond-async included', async () => {
+  it('answers a floor refresh 501 operation_unavailable as problem+json, naming neither a job nor a charge', async () => {
     const before = await balance();
     assert.ok(before > 0, 'the owner holds credits, so a charge would show');
     const jobsBefore = await jobCount();
-    for (const [path, body] of valid) {
-      assert.equal((await post(path, body)).statusCode, 501);
-      assert.equal((await post(path, body, { ...t.auth, prefer: 'respond-async', 'idempotency-key': `twin-${path}` })).statusCode, 501);
+    for (const body of floors) {
+      for (const headers of [t.auth, { ...t.auth, prefer: 'respond-async', 'idempotency-key': `twin-${JSON.stringify(body).length}` }]) {
+        const response = await post('/v1/refresh', body, headers);
+        const what = JSON.stringify(body);
+        assert.equal(response.statusCode, 501, `${what}: ${response.body}`);
+        assert.match(response.headers['content-type'] as string, /^application\/problem\+json/, what);
+        const problem = response.json();
+        assert.equal(problem.code, 'operation_unavailable', what);
+        assert.equal(problem.status, 501, what);
+        assert.match(problem.detail, /^relaying the floor is not available yet/, what);
+        for (const header of ['x-job-id', 'link', 'x-credits-charged', 'x-credits-balance']) {
+          assert.equal(response.headers[header], undefined, `${what}: ${header}`);
+        }
+      }
     }
     assert.equal(await balance(), before);
     assert.equal(await jobCount(), jobsBefore);
-    const ledger = await t.database.db.selectFrom('credit_ledger').select('operation').where('entry', '=', 'charge').execute();
-    assert.ok(!ledger.some((line) => line.operation === 'redesign'), JSON.stringify(ledger));
     // A charged operation on the same account does move the balance: the check above could see a charge.
     const charged = await post('/v1/upscale', { url }, { ...t.auth, prefer: 'respond-async' });
     assert.equal(charged.statusCode, 200, charged.body);
     assert.equal(await balance(), before - 1);
   });
 
-  it('refuses an invalid body with 400 validation_failed naming the field, before the 501', async () => {
+  it('refuses an invalid body with 400 validation_failed naming the field, before any job', async () => {
     const cases: [string, object, string][] = [
       ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: 31 }, '/creativity'],
       ['/v1/redesign', { url, styleId: 'modern', roomId: 'bedroom', creativity: -1 }, '/creativity'],
@@ -162,16 +173,15 @@ describe('the public twin’s redesign and refresh', () => {
     }
   });
 
-  it('documents both in the OpenAPI document with the twin’s fields, redesign under "not yet available"', async () => {
+  it('documents both in the OpenAPI document with the twin’s fields', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const fields = (path: string) => {
       const schema = document.paths[path].post.requestBody.content['application/json'].schema;
       return { names: Object.keys(schema.properties).sort(), required: [...schema.required].sort(), properties: schema.properties };
     };
     const redesignPost = document.paths['/v1/redesign'].post;
-    assert.deepEqual(redesignPost.tags, ['not yet available']);
-    assert.match(redesignPost.summary, /^Not available yet \(501\) — /);
-    assert.ok(redesignPost.responses['501'].content['application/problem+json']);
+    assert.deepEqual(redesignPost.tags, ['operations']);
+    assert.doesNotMatch(redesignPost.summary, /^Not available yet/);
     const refreshPost = document.paths['/v1/refresh']?.post;
     assert.ok(refreshPost, '/v1/refresh is documented');
     assert.notDeepEqual(refreshPost.tags, ['not yet available']);
@@ -185,6 +195,7 @@ describe('the public twin’s redesign and refresh', () => {
       'preserveWalls',
       'preserveWindows',
       'roomId',
+      'seed',
       'styleId',
       'url',
       'webhook',
@@ -207,11 +218,11 @@ describe('the public twin’s redesign and refresh', () => {
     assert.equal(constant(ack('/v1/refresh').properties.mode), 'refresh');
   });
 
-  it('lists both on the status page (redesign not available, refresh available), heavy, 1 credit, after creative-redesign', async () => {
+  it('lists both on the status page as available, heavy, 1 credit, after creative-redesign', async () => {
     const names = OPERATIONS.map((o) => o.name);
     assert.deepEqual(names.slice(names.indexOf('creative-redesign'), names.indexOf('creative-redesign') + 3), ['creative-redesign', 'redesign', 'refresh']);
     const status = (await t.app.inject({ method: 'GET', url: '/status.json' })).json();
-    for (const [name, available] of [['redesign', false], ['refresh', true]] as const) {
+    for (const [name, available] of [['redesign', true], ['refresh', true]] as const) {
       const entry = status.operations.find((op: { name: string }) => op.name === name);
       assert.deepEqual(entry, { name, path: `/v1/${name}`, mode: name, available });
       assert.equal(OPERATIONS.find((o) => o.name === name)!.run !== undefined, available);

@@ -55,7 +55,7 @@ export class RoomcraftClient {
   readonly enhancer = this.method('enhancer');
   /** POST /v1/sunshine (extension): a chosen sky and the light lifted to suit it. */
   readonly sunshine = this.method('sunshine');
-  /** POST /v1/redesign (extension matching the public twin): a redesign at a creativity level; 501 until built. */
+  /** POST /v1/redesign (extension matching the public twin): a redesign at a creativity level, optionally only inside a mask. */
   readonly redesign = this.method('redesign');
   /** POST /v1/refresh (extension matching the public twin): walls repainted or floor relaid, nothing else changed. */
   readonly refresh = this.method('refresh');

@@ -35,7 +35,7 @@ const id = { type: 'string', required: true } as const;
 export const OPERATIONS: { readonly [K in OperationName]: OperationSpec<K> } = {
   'creative-redesign': {
     method: 'creativeRedesign',
-    fields: { url, styleId: id, roomId: id, webhook },
+    fields: { url, styleId: id, roomId: id, seed: { type: 'number', required: false }, webhook },
   },
   furnish: {
     method: 'furnish',
@@ -113,6 +113,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationSpec<K> } = {
       preserveWalls: { type: 'boolean', required: false },
       preserveCeiling: { type: 'boolean', required: false },
       preserveFloor: { type: 'boolean', required: false },
+      seed: { type: 'number', required: false },
       webhook,
     },
   },

@@ -13,6 +13,8 @@ export interface CreativeRedesignRequest {
   styleId: string;
   /** Room id from rooms(). */
   roomId: string;
+  /** Extension: the same request and seed give the same room; the job's result reports the one used. */
+  seed?: number;
   webhook?: string;
 }
 
@@ -106,8 +108,7 @@ export interface SunshineRequest {
 
 /**
  * Extension matching the spec's public twin: a room redesigned in a style at a creativity level, only inside `mask`
- * when one is given (the preserve flags are then ignored). Answers 501 operation_unavailable until the redesign
- * pipeline lands (issue 18).
+ * when one is given (the preserve flags are then ignored).
  */
 export interface RedesignRequest {
   url: string;
@@ -123,6 +124,8 @@ export interface RedesignRequest {
   preserveWalls?: boolean;
   preserveCeiling?: boolean;
   preserveFloor?: boolean;
+  /** Extension: the same request and seed give the same room; the job's result reports the one used. */
+  seed?: number;
   webhook?: string;
 }
 

@@ -58,6 +58,8 @@ export interface AutomaticResult {
   unchanged?: UnchangedReason;
   /** 1 on the pixels filled (the removed objects' masks), the photo's size. */
   hole: Uint8Array;
+  /** 1 on every pixel that may differ from the photo: the filled pixels and the seams around them. */
+  changed: Uint8Array;
   report: DeclutterReport;
   /** Every group of touching objects with its measurements and verdict, for benchmarks. */
   groups: GroupVerdict[];
@@ -153,6 +155,7 @@ export async function removeCandidates(
     kept: keptObjects(candidates, verdicts),
     unchanged: reason,
     hole: new Uint8Array(width * height),
+    changed: new Uint8Array(width * height),
     report: report
       ? { ...report, filledShare: 0 }
       : {
@@ -207,6 +210,7 @@ export async function removeCandidates(
   // The original, with the filled pixels (and seams) of the groups that passed.
   const output = new Uint8Array(image.data);
   const finalHole = new Uint8Array(width * height);
+  const changed = new Uint8Array(width * height);
   const channels = image.channels;
   for (const g of removedGroups) {
     paintRegionMask(finalHole, width, regions[g]!);
@@ -215,7 +219,9 @@ export async function removeCandidates(
     for (let y = 0; y < grown.height; y++) {
       for (let x = 0; x < grown.width; x++) {
         if (!band[y * grown.width + x]) continue;
-        const p = ((grown.y + y) * width + grown.x + x) * channels;
+        const pixel = (grown.y + y) * width + grown.x + x;
+        changed[pixel] = 1;
+        const p = pixel * channels;
         for (let c = 0; c < channels; c++) output[p + c] = fill.image.data[p + c]!;
       }
     }
@@ -229,6 +235,7 @@ export async function removeCandidates(
     removed: removedGroups.flatMap((g) => groups[g]!.map((m) => removedObject(candidates[m]!))),
     kept: keptObjects(candidates, verdicts),
     hole: finalHole,
+    changed,
     report: { ...report, filledShare: filledPixels / finalHole.length },
     groups: verdicts,
     candidates,

@@ -1,9 +1,14 @@
 import { Type } from '@sinclair/typebox';
+import { WALLS_FROM } from '../redesign/redesign-photo.js';
 import { defineOperation } from './define.js';
 import { checkRoom, checkStyle } from './catalog-checks.js';
+import { runRedesign, SEED_FIELD } from './redesign.js';
 
-/** The creativity the service applies; the spec has the service choose it and echo it in the acknowledgement. */
-export const REDESIGN_CREATIVITY = 0.5;
+/**
+ * The creativity the service applies, on the public twin's 0–30 scale; the spec has the service choose it and echo it
+ * in the acknowledgement. The furniture and the walls: the floor is not relaid yet (the refresh answers floors 501).
+ */
+export const REDESIGN_CREATIVITY = WALLS_FROM + 5;
 
 export const creativeRedesign = defineOperation({
   name: 'creative-redesign',
@@ -12,15 +17,23 @@ export const creativeRedesign = defineOperation({
   params: Type.Object({
     styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
     roomId: Type.String({ minLength: 1, description: 'Room id from GET /v1/rooms.' }),
+    seed: SEED_FIELD,
   }),
   acknowledgementFields: Type.Object({
     styleId: Type.String({ description: 'Echo of the request.' }),
     roomId: Type.String({ description: 'Echo of the request.' }),
-    creativity: Type.Number({ description: 'The creativity level the service applies.' }),
+    creativity: Type.Number({ description: `The creativity level the service applies, on the 0–30 scale of POST /v1/redesign: ${REDESIGN_CREATIVITY} (the furniture and the walls).` }),
   }),
   acceptsMask: false,
   credits: () => 1,
   queue: () => 'heavy',
   validate: (params, catalog) => [...checkStyle(catalog, params.styleId), ...checkRoom(catalog, params.roomId)],
   acknowledgement: (params) => ({ styleId: params.styleId, roomId: params.roomId, creativity: REDESIGN_CREATIVITY }),
+  // Windows and doors are kept, as the stagings keep them: the spec gives this endpoint no switch for it.
+  run: async ({ image, params }, context) =>
+    runRedesign(
+      image,
+      { styleId: params.styleId, roomId: params.roomId, creativity: REDESIGN_CREATIVITY, seed: params.seed, preserveWindows: true, preserveWalls: false, preserveFloor: false },
+      context,
+    ),
 });

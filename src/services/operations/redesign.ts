@@ -1,6 +1,16 @@
+import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { loadCatalog } from '../../catalog/catalog.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import { OBJECT_MODEL_NAMES } from '../declutter/detect-objects.js';
+import { redesignPhoto, type RedesignRequest } from '../redesign/redesign-photo.js';
 import { defineOperation } from './define.js';
 import { checkRoom, checkStyle } from './catalog-checks.js';
+import { MAX_SEED } from './furnish.js';
+import { chooseLineSources } from './line-source-choice.js';
+import { withOptionalDetectors } from './object-detectors.js';
+import type { OperationContext, OperationOutput } from './operation.js';
+import { requireDetector } from './require-detector.js';
 
 /** The public twin's creativity scale: 0 keeps the photo closest, 30 changes the most. */
 export const MAX_CREATIVITY = 30;
@@ -13,10 +23,55 @@ export const DEFAULT_CREATIVITY = 15;
 const preserve = (what: string) =>
   Type.Optional(Type.Boolean({ description: `Leave ${what} untouched. Ignored when a mask is given. Default false.` }));
 
+export const SEED_FIELD = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    maximum: MAX_SEED,
+    description: 'Extension: makes the result reproducible (same request and seed, same room). Without it the service picks one and reports it in the job’s result.',
+  }),
+);
+
+/**
+ * Runs a redesign for either endpoint (services/redesign/redesign-photo.ts): the declutter's detectors are needed to
+ * know what stands (a 503 naming the model without them, as for the automatic declutter).
+ */
+export async function runRedesign(
+  image: RawImage,
+  request: Omit<RedesignRequest, 'palette' | 'seed'> & { seed: number | undefined },
+  context: OperationContext,
+): Promise<OperationOutput> {
+  const style = loadCatalog().style(request.styleId)!; // validated before the job was made
+  const centernet = await requireDetector(context.models, OBJECT_MODEL_NAMES.centernet, 'redesign');
+  const redesigned = await redesignPhoto(
+    image,
+    { ...request, palette: style.palette, seed: request.seed ?? crypto.randomInt(0, MAX_SEED) },
+    {
+      lines: await chooseLineSources(context.models),
+      detectors: await withOptionalDetectors(context.models, centernet),
+      renderer: context.renderer,
+      quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },
+      signal: context.signal,
+      progress: context.progress,
+    },
+  );
+  return {
+    image: redesigned.image,
+    changeMask: { data: redesigned.changeMask, width: image.width, height: image.height, channels: 1 },
+    result: redesigned.result,
+  };
+}
+
+/** White or opaque mask pixels (≥ 128) mark what may be redesigned. */
+function maskOf(mask: RawImage): Uint8Array {
+  const allowed = new Uint8Array(mask.width * mask.height);
+  for (let i = 0; i < allowed.length; i++) allowed[i] = mask.data[i * mask.channels]! >= 128 ? 1 : 0;
+  return allowed;
+}
+
 /**
  * POST /v1/redesign, the "default redesign mode" the spec mentions without its path, as the spec's public twin
- * publishes it (issue 18): a room redesigned in a style, with a creativity level, optionally only inside a mask.
- * Not built yet: without `run` the route validates the request, then answers 501 before any job or charge.
+ * publishes it (issue 18): a room redesigned in a style, with a creativity level (which surfaces may change:
+ * redesign-photo.ts), optionally only inside a mask.
  */
 export const redesign = defineOperation({
   name: 'redesign',
@@ -36,6 +91,7 @@ export const redesign = defineOperation({
     preserveWalls: preserve('the walls'),
     preserveCeiling: preserve('the ceiling'),
     preserveFloor: preserve('the floor'),
+    seed: SEED_FIELD,
   }),
   acknowledgementFields: Type.Object({
     styleId: Type.String({ description: 'Echo of the request.' }),
@@ -51,4 +107,22 @@ export const redesign = defineOperation({
     roomId: params.roomId,
     creativity: params.creativity ?? DEFAULT_CREATIVITY,
   }),
+  run: async ({ image, mask, params }, context) => {
+    // The twin's rule: with a mask, the mask alone says what may change and the preserve flags are ignored.
+    const allowed = mask ? maskOf(mask) : undefined;
+    return runRedesign(
+      image,
+      {
+        styleId: params.styleId,
+        roomId: params.roomId,
+        creativity: params.creativity ?? DEFAULT_CREATIVITY,
+        seed: params.seed,
+        preserveWindows: allowed ? false : (params.preserveWindows ?? false),
+        preserveWalls: allowed ? false : (params.preserveWalls ?? false),
+        preserveFloor: allowed ? false : (params.preserveFloor ?? false),
+        ...(allowed ? { mask: allowed } : {}),
+      },
+      context,
+    );
+  },
 });

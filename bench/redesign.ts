@@ -1,0 +1,265 @@
+/**
+ * npm run bench:redesign — the redesign pipeline (services/redesign/redesign-photo.ts, as POST /v1/creative-redesign
+ * runs it: creativity 15, windows and doors kept) on every furnished photo of ../shared/testdata/rooms, reduced to
+ * --long-side px, in three styles, as the room type its name says.
+ *
+ * - quality (default): per photo and style, what changed and why the rest did not; pixels changed outside the returned
+ *   change mask (target 0); window and door pixels changed by more than 2 levels (target 0; the openings the geometry
+ *   analysis finds on the input); ceiling pixels (the layout's ceiling) changed by more than 2 levels (furniture
+ *   rendered in front of the ceiling counts); on repainted walls, their colour against the style's paint under the
+ *   photo's light (CIEDE2000, target < 6) and the high-frequency residual of output over input luminance (see
+ *   ./wall-paint.ts); the furniture replaced: the share of the detected objects' box area whose objects were removed.
+ *   Contact sheet input | ours in docs/images/redesign-contact-sheet.jpg.
+ * - time: one furnished and one empty photo at 2 MP, end to end (target < 150 s on this 2-core machine).
+ *
+ * The output is always the input's pixel grid (the camera is never moved): every pixel outside the change mask is
+ * the input's own, which the first count checks.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { loadCatalog } from '../src/catalog/catalog.js';
+import { loadConfig } from '../src/config/config.js';
+import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
+import { analyzeRoom, layoutLabels } from '../src/services/geometry/analyze-room.js';
+import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
+import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
+import { redesignPhoto } from '../src/services/redesign/redesign-photo.js';
+import { CEILING } from '../src/vision/geometry/room-box.js';
+import { polygonMask } from '../src/vision/polygon-mask.js';
+import type { RawImage } from '../src/vision/raw-image.js';
+import { machineLine, writeSection } from './report.js';
+import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
+import { median } from './statistics.js';
+import { measureRepaintedWalls, type WallMeasures } from './wall-paint.js';
+
+const config = loadConfig(process.env);
+const renderer = new BlenderRenderer({ executable: config.staging.blender });
+const catalog = loadCatalog();
+const SHEET = path.join(ROOT, 'docs/images/redesign-contact-sheet.jpg');
+const STYLES = ['scandinavian', 'japandi', 'industrial'];
+
+function roomTypeOf(file: string): string {
+  const name = path.basename(file);
+  if (/bedroom/.test(name)) return 'bedroom';
+  if (/dining/.test(name)) return 'dining_room';
+  if (/kitchen/.test(name)) return 'kitchen_living';
+  return 'living_room';
+}
+
+async function readPhoto(file: string, size: { longSide: number } | { megapixels: number }): Promise<RawImage> {
+  const upright = await sharp(file).rotate().removeAlpha().toColourspace('srgb').toBuffer({ resolveWithObject: true });
+  const { width, height } = upright.info;
+  const factor = 'longSide' in size ? Math.min(1, size.longSide / Math.max(width, height)) : Math.sqrt((size.megapixels * 1e6) / (width * height));
+  const { data, info } = await sharp(upright.data).resize(Math.round(width * factor)).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
+}
+
+interface Row extends WallMeasures {
+  file: string;
+  styleId: string;
+  changed: string[];
+  why: string[];
+  outsideMask: number;
+  openingPixels: number;
+  ceilingPixels: number;
+  ceilingChanged: number;
+  furnitureArea: number;
+  removedArea: number;
+  pieces: number;
+  unchangedShare: number;
+  seconds: number;
+}
+
+async function redesign(image: RawImage, roomId: string, styleId: string, seed: number, lines: ChosenLines, detectors: ObjectDetectors) {
+  return redesignPhoto(
+    image,
+    { styleId, palette: catalog.style(styleId)!.palette, roomId, creativity: REDESIGN_CREATIVITY, seed, preserveWindows: true, preserveWalls: false, preserveFloor: false },
+    { lines, detectors, renderer, quality: { samples: config.staging.samples, threads: 0 } },
+  );
+}
+
+async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longSide: number): Promise<void> {
+  const files = fs.readdirSync(PHOTOS).filter((f) => f.startsWith('furnished_')).map((f) => path.join(PHOTOS, f)).sort();
+  const rows: Row[] = [];
+  const tiles: Buffer[] = [];
+  for (const [index, file] of files.entries()) {
+    const image = await readPhoto(file, { longSide });
+    const { width, height } = image;
+    const analysis = await analyzeRoom(image, lines.layout, { ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}) });
+    const openings = polygonMask(width, height, analysis.openings.map((o) => o.polygon));
+    const labels = layoutLabels(analysis);
+    const roomId = roomTypeOf(file);
+    for (const styleId of STYLES) {
+      const started = performance.now();
+      const done = await redesign(image, roomId, styleId, 21 + index, lines, detectors);
+      const seconds = (performance.now() - started) / 1000;
+      const result = done.result.redesign as {
+        changed: string[];
+        walls: { changed: boolean; reason?: string; paint: string };
+        floor: { reason: string };
+        staging: { changed: boolean; reason?: string; pieces?: unknown[] };
+        removed: { source: string; box: { width: number; height: number } }[];
+        kept: { source: string; reason: string; box: { width: number; height: number } }[];
+        unchangedShare: number;
+      };
+      const area = (objects: { source: string; box: { width: number; height: number } }[]) =>
+        objects.filter((o) => o.source !== 'floor-appearance').reduce((n, o) => n + o.box.width * o.box.height, 0);
+      const row: Row = {
+        file: path.basename(file),
+        styleId,
+        changed: result.changed,
+        why: [
+          ...(result.removed.length === 0 && result.kept.length > 0 ? [`kept ${result.kept.length} (${[...new Set(result.kept.map((k) => k.reason))].join(', ')})`] : []),
+          ...(result.walls.changed ? [] : [`walls ${result.walls.reason}`]),
+          ...(result.staging.changed ? [] : [`staging ${result.staging.reason}`]),
+        ],
+        outsideMask: 0,
+        openingPixels: 0,
+        ceilingPixels: 0,
+        ceilingChanged: 0,
+        furnitureArea: area([...result.removed, ...result.kept]),
+        removedArea: area(result.removed),
+        pieces: result.staging.pieces?.length ?? 0,
+        unchangedShare: result.unchangedShare,
+        seconds,
+      };
+      for (let p = 0; p < width * height; p++) {
+        let step = 0;
+        for (let c = 0; c < 3; c++) step = Math.max(step, Math.abs(done.image.data[p * 3 + c]! - image.data[p * 3 + c]!));
+        if (step > 0 && !done.changeMask[p]) row.outsideMask++;
+        if (step > 2 && openings[p]) row.openingPixels++;
+        if (labels[p] === CEILING) {
+          row.ceilingPixels++;
+          if (step > 2) row.ceilingChanged++;
+        }
+      }
+      if (done.steps.walls && done.steps.wallsLight) {
+        // The walls as painted: not where furniture now stands in front of them or where an object was filled.
+        const walls = Uint8Array.from(done.steps.walls, (v, p) => (v && !done.steps.staging?.[p] && !done.steps.removal[p] ? 1 : 0));
+        Object.assign(row, measureRepaintedWalls(image, done.image, walls, { paint: result.walls.paint, ...done.steps.wallsLight }));
+      }
+      rows.push(row);
+      console.log(describe(row));
+      tiles.push(await sheetRow(image, done.image, `${row.file} — ${roomId}, ${styleId}: ${row.changed.join(', ') || 'unchanged'}${row.why.length ? ` (${row.why.join('; ')})` : ''}`));
+    }
+  }
+  await writeSheet(tiles);
+
+  const painted = rows.filter((r) => r.deltaE !== undefined);
+  const furnitureArea = rows.reduce((n, r) => n + r.furnitureArea, 0);
+  const md = [
+    '### Redesign on real photos (npm run bench:redesign)',
+    '',
+    machineLine(),
+    '',
+    `creative-redesign's pipeline (creativity ${REDESIGN_CREATIVITY}: the furniture and the walls; windows and doors kept) on every furnished photo of`,
+    `the shared set (${files.length}), reduced to ${longSide} px on the longer side, in ${STYLES.join(', ')}, the room type the photo's name says.`,
+    'Contact sheet (input | ours): [docs/images/redesign-contact-sheet.jpg](images/redesign-contact-sheet.jpg).',
+    '',
+    '| Measure | Result |',
+    '|---|---|',
+    `| Redesigns that changed the photo | ${rows.filter((r) => r.changed.length).length} of ${rows.length} (furniture removed ${rows.filter((r) => r.changed.includes('furniture_removed')).length}, walls ${rows.filter((r) => r.changed.includes('walls')).length}, furniture placed ${rows.filter((r) => r.changed.includes('furniture_placed')).length}) |`,
+    `| Pixels changed outside the change mask | ${rows.reduce((n, r) => n + r.outsideMask, 0)} (target 0; the output is the input's pixel grid, so the camera is unchanged) |`,
+    `| Window and door pixels changed by more than 2 levels | ${rows.reduce((n, r) => n + r.openingPixels, 0)} (target 0; openings as the geometry analysis found them) |`,
+    `| Ceiling pixels changed by more than 2 levels (the layout's ceiling; furniture in front of it counts) | ${(100 * rows.reduce((n, r) => n + r.ceilingChanged, 0) / Math.max(1, rows.reduce((n, r) => n + r.ceilingPixels, 0))).toFixed(2)} % |`,
+    `| Furniture replaced: detected objects' box area removed | ${furnitureArea ? `${((100 * rows.reduce((n, r) => n + r.removedArea, 0)) / furnitureArea).toFixed(1)} %` : '–'} |`,
+    `| Repainted walls against the style's paint under the photo's light, ΔE00 of the mean colour (median of redesigns) | ${painted.length ? `${median(painted.map((r) => r.deltaE!)).toFixed(2)} (worst ${Math.max(...painted.map((r) => r.deltaE!)).toFixed(2)}; target < 6)` : 'no walls repainted'} |`,
+    `| High-frequency residual of output/input luminance on the repainted walls (median) | ${painted.length ? `${(100 * median(painted.map((r) => r.residual ?? 0))).toFixed(2)} %` : '–'} |`,
+    `| Pixels left bit-identical (median share) | ${(100 * median(rows.map((r) => r.unchangedShare))).toFixed(1)} % |`,
+    `| Time per redesign (median, ${longSide} px) | ${median(rows.map((r) => r.seconds)).toFixed(0)} s |`,
+    '',
+    '| Photo | Style | Result |',
+    '|---|---|---|',
+    ...rows.map((r) => `| ${r.file} | ${r.styleId} | ${describe(r).split(': ').slice(1).join(': ')} |`),
+  ].join('\n');
+  writeSection('bench-redesign', md);
+  console.log(md);
+}
+
+function describe(r: Row): string {
+  const walls = r.deltaE === undefined ? '' : `, walls ΔE00 ${r.deltaE.toFixed(1)} (white-balanced ${r.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * (r.residual ?? 0)).toFixed(2)} %`;
+  const replaced = r.furnitureArea ? `${((100 * r.removedArea) / r.furnitureArea).toFixed(0)} % of the furniture's box area removed` : 'no furniture detected';
+  return `${r.file} ${r.styleId}: ${r.changed.join(', ') || 'unchanged'}${r.why.length ? ` (${r.why.join('; ')})` : ''}; ${r.pieces} pieces placed, ${replaced}${walls}; outside mask ${r.outsideMask}, openings ${r.openingPixels}; ${(100 * r.unchangedShare).toFixed(1)} % untouched; ${r.seconds.toFixed(0)} s`;
+}
+
+async function sheetRow(input: RawImage, output: RawImage, caption: string): Promise<Buffer> {
+  const height = 300;
+  const toPng = async (image: RawImage) => sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).resize({ height }).png().toBuffer();
+  const a = await toPng(input);
+  const b = await toPng(output);
+  const w = (await sharp(a).metadata()).width!;
+  const label = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${2 * w + 6}" height="20"><rect width="100%" height="100%" fill="#000"/><text x="4" y="14" font-family="sans-serif" font-size="12" fill="#ff0">${caption.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`);
+  return sharp({ create: { width: 2 * w + 6, height: height + 22, channels: 3, background: '#000' } })
+    .composite([{ input: label, left: 0, top: 0 }, { input: a, left: 0, top: 22 }, { input: b, left: w + 6, top: 22 }])
+    .png()
+    .toBuffer();
+}
+
+async function writeSheet(tiles: Buffer[]): Promise<void> {
+  const sizes = await Promise.all(tiles.map(async (t) => sharp(t).metadata()));
+  const width = Math.max(...sizes.map((m) => m.width!));
+  let top = 0;
+  const placed = tiles.map((input, k) => {
+    const at = top;
+    top += sizes[k]!.height!;
+    return { input, left: 0, top: at };
+  });
+  await sharp({ create: { width, height: top, channels: 3, background: '#000' } }).composite(placed).jpeg({ quality: 80 }).toFile(SHEET);
+}
+
+async function timePart(lines: ChosenLines, detectors: ObjectDetectors): Promise<void> {
+  const load = os.loadavg().map((v) => v.toFixed(1)).join(', ');
+  const rows: string[] = [];
+  for (const file of [path.join(PHOTOS, 'furnished_living_cluttered_01.jpg'), path.join(EMPTY_ROOM_PHOTOS, 'empty_living_01.jpg')]) {
+    const image = await readPhoto(file, { megapixels: 2 });
+    const started = performance.now();
+    const done = await redesign(image, 'living_room', 'scandinavian', 5, lines, detectors);
+    const seconds = (performance.now() - started) / 1000;
+    const result = done.result.redesign as { changed: string[]; milliseconds: Record<string, number> };
+    const steps = Object.entries(result.milliseconds).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ');
+    rows.push(`| ${path.basename(file)} | ${image.width}×${image.height} | ${result.changed.join(', ') || 'unchanged'} | ${steps} | ${seconds.toFixed(1)} s (budget 150 s: ${seconds < 150 ? 'pass' : 'MISSED'}) |`);
+    console.log(rows[rows.length - 1]);
+  }
+  writeSection(
+    'bench-redesign-time',
+    [
+      '### Redesign time (npm run bench:redesign -- --part time)',
+      '',
+      `${machineLine()} Load average at the start: ${load}.`,
+      '',
+      `creative-redesign's pipeline (Scandinavian living room, seed 5) at 2 MP, end to end, with the service's settings:`,
+      '',
+      '| Photo | Size | Changed | Steps | Total |',
+      '|---|---|---|---|---|',
+      ...rows,
+    ].join('\n'),
+  );
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { part: { type: 'string', default: 'quality,time' }, 'long-side': { type: 'string', default: '1024' } } });
+  const available = await renderer.available();
+  if (!available.ok) throw new Error(`Blender is needed: ${available.reason}`);
+  const registry = ModelRegistry.load();
+  const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
+  const lines = await chooseLineSources(runtime);
+  const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
+  const centernet = await optional(OBJECT_MODEL_NAMES.centernet);
+  if (!centernet) throw new Error('the redesign needs CenterNet: ./bin/roomcraft models install');
+  const nanodet = await optional(OBJECT_MODEL_NAMES.nanodet);
+  const objectron = await optional(OBJECT_MODEL_NAMES.objectron);
+  const detectors: ObjectDetectors = { centernet, ...(nanodet ? { nanodet } : {}), ...(objectron ? { objectron } : {}) };
+  const parts = new Set(values.part!.split(','));
+  if (parts.has('quality')) await qualityPart(lines, detectors, Number(values['long-side']));
+  if (parts.has('time')) await timePart(lines, detectors);
+  await runtime.close();
+}
+
+await main();

@@ -1,0 +1,247 @@
+import { AppError } from '../../errors.js';
+import type { Box } from '../../vision/box.js';
+import type { RawImage } from '../../vision/raw-image.js';
+import { reportBox } from '../declutter/declutter-photo.js';
+import type { ObjectDetectors } from '../declutter/detect-objects.js';
+import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
+import type { ChosenLines } from '../operations/line-source-choice.js';
+import { refreshPhoto } from '../refresh/refresh-photo.js';
+import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
+import type { RenderQuality } from '../staging/render-pieces.js';
+import { stageRoom } from '../staging/stage-room.js';
+import { wallPaintOf } from './style-paint.js';
+
+/**
+ * Creativity, on the public twin's 0–30 scale, from which each surface may change: below WALLS_FROM only the
+ * furniture (what stands is removed where that comes out clean, and the style's furniture is placed); from it the
+ * walls are repainted in the style's paint too; from FLOOR_FROM the floor would be relaid as well.
+ */
+export const WALLS_FROM = 10;
+export const FLOOR_FROM = 20;
+
+/** A share of an object's box inside the request's mask from which the object counts as inside it. */
+const INSIDE_MASK_SHARE = 0.9;
+/** A detector box over this share of the photo is the room itself seen as furniture (as in furnish). */
+const MAX_OBJECT_SHARE = 0.5;
+
+export interface RedesignRequest {
+  styleId: string;
+  /** The style's palette (the catalog's `#rrggbb` colours): the walls' paint is drawn from it. */
+  palette: readonly string[];
+  roomId: string;
+  /** 0–30: which surfaces may change (WALLS_FROM, FLOOR_FROM). */
+  creativity: number;
+  seed: number;
+  preserveWindows: boolean;
+  preserveWalls: boolean;
+  preserveFloor: boolean;
+  /** Photo-sized, non-zero where the room may be redesigned: objects inside it are removed, furniture stands in it. */
+  mask?: Uint8Array;
+}
+
+export interface RedesignDeps {
+  lines: ChosenLines;
+  detectors: ObjectDetectors;
+  renderer: FurnitureRenderer;
+  quality: RenderQuality;
+  signal?: AbortSignal;
+  progress?: (fraction: number) => void;
+}
+
+export interface RedesignedPhoto {
+  image: RawImage;
+  /** 255 where the output may differ from the photo (every pixel that does is in it). */
+  changeMask: Uint8Array;
+  changedPixels: number;
+  result: { redesign: Record<string, unknown> };
+  /**
+   * For benchmarks: where each step may have changed the photo (non-zero), and the light the walls were painted under
+   * (the refresh's estimate: its colour and the old paint's albedo).
+   */
+  steps: { removal: Uint8Array; walls?: Uint8Array; staging?: Uint8Array; wallsLight?: { cast: number[]; oldAlbedo: number } };
+}
+
+/** Why a step left the photo as it was, in the job's words. */
+interface Skipped {
+  changed: false;
+  reason: string;
+  detail: string;
+}
+
+/**
+ * A room redesigned in a style (issue 18): what stands is removed by the automatic declutter wherever its self-check
+ * says the removal comes out clean (the rest stays, and the new furniture is planned around it); the walls are
+ * repainted in the style's paint where the refresh is sure of them; and the room type's programme is planned and
+ * rendered in the style. Each step that cannot be done well leaves the photo as it was for that step and says why;
+ * every pixel outside the returned change mask is the photo's own.
+ */
+export async function redesignPhoto(image: RawImage, request: RedesignRequest, deps: RedesignDeps): Promise<RedesignedPhoto> {
+  const progress = deps.progress ?? (() => {});
+  const common = deps.signal ? { signal: deps.signal } : {};
+  const started = performance.now();
+  const milliseconds: Record<string, number> = {};
+  let clock = started;
+  const lap = (name: string) => {
+    const now = performance.now();
+    milliseconds[name] = Math.round(now - clock);
+    clock = now;
+  };
+
+  // 1. What stands, removed where the declutter's self-check passes.
+  const found = await findCandidates(image, deps.lines, deps.detectors, { ...common, progress: (f) => progress(0.25 * f) });
+  const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.box, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
+  const removal = await removeCandidates(image, found.analysis, candidates, {
+    openings: found.openings,
+    layoutTrusted: found.layoutTrusted,
+    timings: found.timings,
+    ...common,
+  });
+  lap('removal');
+  progress(0.3);
+  let current = removal.image;
+  // An object outside the mask stands as much as one the self-check kept.
+  const outsideMask = found.candidates.filter((c) => !candidates.includes(c));
+  const piece = (b: Box) => b.width * b.height < MAX_OBJECT_SHARE * image.width * image.height;
+  const standing = [...removal.kept.map((k) => k.box), ...outsideMask.map((c) => c.box)].filter(piece);
+  const furnished = found.candidates.some((c) => c.detected && piece(c.box));
+
+  // 2. The walls, in the style's paint.
+  const paint = wallPaintOf(request.palette);
+  let walls: Record<string, unknown> | Skipped;
+  let wallsMask: Uint8Array | undefined;
+  let wallsLight: { cast: number[]; oldAlbedo: number } | undefined;
+  const wallsSkipped = request.preserveWalls
+    ? skipped('preserved', 'preserveWalls was set')
+    : request.mask
+      ? skipped('mask_given', 'with a mask only what it marks changes, and a wall painted in part would be a patchwork')
+      : request.creativity < WALLS_FROM
+        ? skipped('creativity', `the walls are repainted from creativity ${WALLS_FROM}`)
+        : undefined;
+  if (wallsSkipped) {
+    walls = { ...wallsSkipped, paint };
+  } else {
+    const refreshed = await refreshPhoto(current, { transformation: 'walls', value: paint, paint }, { lines: deps.lines, detectors: deps.detectors, ...common });
+    const report = refreshed.result.refresh;
+    if (refreshed.changeMask) {
+      current = refreshed.image;
+      wallsMask = refreshed.changeMask;
+      wallsLight = { cast: (report.light as { cast: number[] }).cast, oldAlbedo: report.oldAlbedo as number };
+      walls = { changed: true, paint, changedPixels: report.changedPixels };
+    } else {
+      walls = { changed: false, paint, reason: report.unchangedReason, detail: report.unchangedDetail };
+    }
+  }
+  lap('walls');
+  progress(0.4);
+
+  // 3. The floor: not relaid yet (the refresh answers floors 501: the engine cannot yet check that a new floor covers
+  // the whole floor seen).
+  const floor = request.preserveFloor
+    ? skipped('preserved', 'preserveFloor was set')
+    : request.creativity < FLOOR_FROM
+      ? skipped('creativity', `the floor would be relaid from creativity ${FLOOR_FROM}`)
+      : skipped('not_available', 'relaying the floor is not available yet: the service cannot yet check that a new floor covers the whole floor seen in the photo');
+
+  // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
+  let staging: Record<string, unknown> | Skipped;
+  let stagingMask: Uint8Array | undefined;
+  try {
+    const staged = await stageRoom(
+      current,
+      {
+        roomId: request.roomId,
+        styleId: request.styleId,
+        seed: request.seed,
+        preserveWindows: request.preserveWindows,
+        decor: furnished,
+        anneal: true,
+        windowsChosen: true,
+        ...(request.mask ? { mask: request.mask } : {}),
+      },
+      {
+        lines: deps.lines,
+        renderer: deps.renderer,
+        quality: deps.quality,
+        ...(standing.length ? { existing: { find: async () => standing } } : {}),
+        ...common,
+        progress: (f) => progress(0.4 + 0.58 * f),
+      },
+    );
+    current = staged.image;
+    stagingMask = staged.changeMask;
+    staging = { changed: true, ...(staged.result.staging as Record<string, unknown>) };
+  } catch (error) {
+    // A room with no place for the programme keeps its floor as it is; the other steps stand.
+    if (!(error instanceof AppError && error.code === 'no_room_for_furniture')) throw error;
+    staging = skipped('no_room_for_furniture', error.message);
+  }
+  lap('staging');
+
+  // The steps' own masks: each says where it may have changed the photo, so a pixel changed outside them is a bug the
+  // tests and bench:redesign would see.
+  const changeMask = new Uint8Array(image.width * image.height);
+  let changedPixels = 0;
+  for (let p = 0; p < changeMask.length; p++) {
+    if (removal.changed[p] || wallsMask?.[p] || stagingMask?.[p]) changeMask[p] = 255;
+    const q = p * image.channels;
+    let differs = false;
+    for (let c = 0; c < image.channels; c++) differs ||= current.data[q + c] !== image.data[q + c];
+    if (differs) changedPixels++;
+  }
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const changed = [
+    ...(removal.removed.length ? ['furniture_removed'] : []),
+    ...(walls.changed ? ['walls'] : []),
+    ...(staging.changed ? ['furniture_placed'] : []),
+  ];
+  return {
+    image: current,
+    changeMask,
+    changedPixels,
+    result: {
+      redesign: {
+        styleId: request.styleId,
+        roomId: request.roomId,
+        creativity: request.creativity,
+        seed: request.seed,
+        changed,
+        unchanged: changedPixels === 0,
+        roomWasFurnished: furnished,
+        removed: removal.removed.map((o) => ({ ...o, box: reportBox(o.box) })),
+        kept: [
+          ...removal.kept.map((o) => ({ ...o, box: reportBox(o.box) })),
+          ...outsideMask.map((c) => ({ label: c.label, source: c.source, ...(c.score === undefined ? {} : { score: c.score }), box: reportBox(c.box), reason: 'outside_mask', detail: 'the object is not inside the mask' })),
+        ],
+        filledShare: removal.report.filledShare,
+        walls,
+        floor,
+        staging,
+        changedPixels,
+        unchangedShare: round(1 - changedPixels / (image.width * image.height)),
+        milliseconds: { ...milliseconds, total: Math.round(performance.now() - started) },
+      },
+    },
+    steps: {
+      removal: removal.changed,
+      ...(wallsMask ? { walls: wallsMask } : {}),
+      ...(stagingMask ? { staging: stagingMask } : {}),
+      ...(wallsLight ? { wallsLight } : {}),
+    },
+  };
+}
+
+function skipped(reason: string, detail: string): Skipped {
+  return { changed: false, reason, detail };
+}
+
+/** Share of a box's pixels the mask marks. */
+function insideShare(box: Box, mask: Uint8Array, width: number): number {
+  const height = mask.length / width;
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(height, Math.ceil(box.y + box.height));
+  let inside = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (mask[y * width + x]) inside++;
+  return inside / Math.max(1, (x1 - x0) * (y1 - y0));
+}

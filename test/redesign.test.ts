@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { loadCatalog } from '../src/catalog/catalog.js';
+import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
+import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
+import { wallPaintOf } from '../src/services/redesign/style-paint.js';
+import { dataUrl } from './helpers/fixtures.js';
+import { paintedRoom } from './helpers/painted-room.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { HANG_MS, until } from './helpers/until.js';
+
+const blender = await new BlenderRenderer().available();
+
+describe('the paint a redesign gives the walls', () => {
+  it('is the style’s light neutral: the lightest palette colour short of a trim white', () => {
+    const catalog = loadCatalog();
+    assert.equal(wallPaintOf(catalog.style('scandinavian')!.palette), '#e8e4dc');
+    assert.equal(wallPaintOf(catalog.style('japandi')!.palette), '#ede6db');
+    assert.equal(wallPaintOf(catalog.style('industrial')!.palette), '#c0b8ae');
+    assert.equal(wallPaintOf(['#202020', '#FFFFFF', '#808080']), '#808080');
+    assert.equal(wallPaintOf(['#FFFFFF', '#FEFEFE']), '#ffffff', 'only whites: the lightest');
+  });
+});
+
+describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { timeout: 30 * 60_000 }, () => {
+  let t: TestApp;
+  before(async () => {
+    // Few samples: the test checks what changes and what does not, not how smooth the render is.
+    t = await startTestApp({ staging: { samples: 8 } });
+  });
+  after(() => t.close());
+
+  const room = paintedRoom(320, 240);
+  const pixels = room.image.data;
+  const photo = sharp(Buffer.from(pixels), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
+
+  /** Posts asynchronously and waits for the job: a redesign renders furniture, which takes minutes on a loaded machine. */
+  const redesign = async (path: string, body: object) => {
+    const ack = await t.app.inject({ method: 'POST', url: path, headers: { ...t.auth, prefer: 'respond-async' }, payload: { url: dataUrl(await photo), ...body } });
+    assert.equal(ack.statusCode, 200, ack.body);
+    const id = ack.json().id;
+    const job = await until(
+      async () => {
+        const current = (await t.app.inject({ method: 'GET', url: `/v1/job/${id}`, headers: t.auth })).json();
+        return current.status === 'pending' ? undefined : current;
+      },
+      { what: `redesign job ${id} to settle`, timeoutMs: 3 * HANG_MS },
+    );
+    assert.equal(job.status, 'success', JSON.stringify(job.error));
+    const image = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
+    const output = await sharp(image.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    assert.deepEqual([output.info.width, output.info.height], [320, 240]);
+    const maskResponse = await t.app.inject({ method: 'GET', url: new URL(job.result.changeMask).pathname });
+    const mask = await sharp(maskResponse.rawPayload).toColourspace('b-w').raw().toBuffer();
+    return { ack: ack.json(), job, output: output.data, mask };
+  };
+
+  const same = (output: Buffer, p: number) => [0, 1, 2].every((c) => output[p * 3 + c] === pixels[p * 3 + c]);
+
+  it(
+    'repaints the walls in the style’s paint and furnishes the room, the window untouched, every change inside the change mask',
+    { skip: blender.ok ? false : 'Blender is not installed' },
+    async () => {
+      const { ack, job, output, mask } = await redesign('/v1/redesign', { styleId: 'scandinavian', roomId: 'bedroom', creativity: 15, seed: 4 });
+      assert.equal(ack.creativity, 15);
+      assert.equal(job.mode, 'redesign');
+      const result = job.result.redesign;
+      assert.equal(result.creativity, 15);
+      assert.equal(result.seed, 4);
+      assert.equal(result.roomWasFurnished, false);
+      assert.equal(result.walls.changed, true, JSON.stringify(result.walls));
+      assert.equal(result.walls.paint, '#e8e4dc');
+      assert.equal(result.floor.changed, false);
+      assert.equal(result.floor.reason, 'creativity');
+      assert.equal(result.staging.changed, true, JSON.stringify(result.staging));
+      assert.ok(result.staging.pieces.length >= 1, `${result.staging.pieces.length} pieces`);
+      assert.deepEqual(result.changed, ['walls', 'furniture_placed']);
+      // The walls are the refresh's, in the style's paint: where no furniture stands before them, the redesign's wall
+      // pixels are those POST /v1/refresh gives the same photo in that paint.
+      const refreshed = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload: { url: dataUrl(await photo), transformation: 'walls', value: '#e8e4dc' } });
+      assert.equal(refreshed.statusCode, 200, refreshed.body);
+      const walls = await sharp(Buffer.from(refreshed.json().base64, 'base64')).removeAlpha().raw().toBuffer();
+      let changed = 0;
+      let wallPixels = 0;
+      let asRefreshed = 0;
+      for (let p = 0; p < 320 * 240; p++) {
+        const unchanged = same(output, p);
+        if (!mask[p]) assert.ok(unchanged, `pixel ${p % 320},${Math.floor(p / 320)} changed outside the change mask`);
+        if (room.window[p]) assert.ok(unchanged, `window pixel ${p % 320},${Math.floor(p / 320)} changed`);
+        if (!unchanged) changed++;
+        if (room.wall[p]) {
+          wallPixels++;
+          if (!unchanged && [0, 1, 2].every((c) => output[p * 3 + c] === walls[p * 3 + c])) asRefreshed++;
+        }
+      }
+      assert.equal(result.changedPixels, changed);
+      assert.ok(asRefreshed > 0.5 * wallPixels, `${asRefreshed} of ${wallPixels} wall pixels repainted as the refresh paints them`);
+    },
+  );
+
+  it(
+    'leaves the walls alone below creativity 10, with preserveWalls, or with a mask, and says why',
+    { skip: blender.ok ? false : 'Blender is not installed' },
+    async () => {
+      const low = (await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 5, seed: 4 })).job.result.redesign;
+      assert.deepEqual([low.walls.changed, low.walls.reason], [false, 'creativity']);
+      const kept = (await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 25, preserveWalls: true, seed: 4 })).job.result.redesign;
+      assert.deepEqual([kept.walls.changed, kept.walls.reason], [false, 'preserved']);
+      assert.deepEqual([kept.floor.changed, kept.floor.reason], [false, 'not_available']);
+      // The lower two thirds of the photo marked: what is outside it stays, the walls are not painted in part.
+      const half = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#000' } })
+        .composite([{ input: await sharp({ create: { width: 320, height: 160, channels: 3, background: '#fff' } }).png().toBuffer(), left: 0, top: 80 }])
+        .png()
+        .toBuffer();
+      const masked = await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 15, mask: dataUrl(half), seed: 4 });
+      assert.deepEqual([masked.job.result.redesign.walls.changed, masked.job.result.redesign.walls.reason], [false, 'mask_given']);
+      for (let p = 0; p < 320 * 240; p++) {
+        if (!masked.mask[p]) assert.ok(same(masked.output, p), `pixel ${p % 320},${Math.floor(p / 320)} changed outside the change mask`);
+      }
+    },
+  );
+
+  it(
+    'creative-redesign applies its own creativity and reports it in the acknowledgement and the job',
+    { skip: blender.ok ? false : 'Blender is not installed' },
+    async () => {
+      const { ack, job } = await redesign('/v1/creative-redesign', { styleId: 'scandinavian', roomId: 'bedroom', seed: 9 });
+      assert.equal(ack.creativity, REDESIGN_CREATIVITY);
+      assert.equal(ack.mode, 'redesign');
+      assert.equal(job.result.redesign.creativity, REDESIGN_CREATIVITY);
+      assert.equal(job.result.redesign.walls.changed, true, JSON.stringify(job.result.redesign.walls));
+    },
+  );
+});
