@@ -198,11 +198,11 @@ describe('acknowledgements come from the operation modules', () => {
     assert.equal(declutter.json().mode, 'sunshine');
   });
 
-  it('builds the acknowledgements of the operations not built yet from their declarations too', () => {
+  it('builds creative-redesign’s acknowledgement from its declaration: the creativity the service applies, on the 0–30 scale', () => {
     const byName = new Map(OPERATIONS.map((o) => [o.name, o]));
     const redesign = byName.get('creative-redesign')!;
     const fields = redesign.acknowledgement({ styleId: 'modern', roomId: 'bedroom' }, catalog);
-    assert.deepEqual(fields, { styleId: 'modern', roomId: 'bedroom', creativity: 0.5 });
+    assert.deepEqual(fields, { styleId: 'modern', roomId: 'bedroom', creativity: 15 });
     assert.ok(Value.Check(acknowledgementSchema(redesign), { status: 'pending', id: 'x', ...fields, mode: 'redesign' }));
     assert.deepEqual(byName.get('furnish')!.acknowledgement({ styleId: 'modern', furnitureId: 'f' }, catalog), { styleId: 'modern' });
   });
