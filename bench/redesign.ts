@@ -1,7 +1,8 @@
 /**
  * npm run bench:redesign — the redesign pipeline (services/redesign/redesign-photo.ts, as POST /v1/creative-redesign
- * runs it: creativity 15, windows and doors kept) on every furnished photo of ../shared/testdata/rooms, reduced to
- * --long-side px, in three styles, as the room type its name says.
+ * runs it: creativity 15, windows and doors kept) on every furnished photo of ../shared/testdata/rooms in three styles,
+ * and on every empty room photo of the shared sets in one style each (in turn), reduced to --long-side px, as the room
+ * type its name says.
  *
  * - quality (default): per photo and style, what changed and why the rest did not; pixels changed outside the returned
  *   change mask (target 0); window and door pixels changed by more than 2 levels (target 0; the openings the geometry
@@ -49,7 +50,9 @@ function roomTypeOf(file: string): string {
   const name = path.basename(file);
   if (/bedroom/.test(name)) return 'bedroom';
   if (/dining/.test(name)) return 'dining_room';
-  if (/kitchen/.test(name)) return 'kitchen_living';
+  if (/kitchen/.test(name)) return name.startsWith('empty_') ? 'kitchen' : 'kitchen_living';
+  if (/office/.test(name)) return 'home_office';
+  if (/terrace/.test(name)) return 'outdoor_terrace';
   return 'living_room';
 }
 
@@ -63,6 +66,7 @@ async function readPhoto(file: string, size: { longSide: number } | { megapixels
 
 interface Row extends WallMeasures {
   file: string;
+  furnished: boolean;
   styleId: string;
   changed: string[];
   why: string[];
@@ -86,7 +90,12 @@ async function redesign(image: RawImage, roomId: string, styleId: string, seed: 
 }
 
 async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longSide: number): Promise<void> {
-  const files = fs.readdirSync(PHOTOS).filter((f) => f.startsWith('furnished_')).map((f) => path.join(PHOTOS, f)).sort();
+  const furnishedFiles = fs.readdirSync(PHOTOS).filter((f) => f.startsWith('furnished_')).map((f) => path.join(PHOTOS, f)).sort();
+  const emptyFiles = [
+    ...fs.readdirSync(PHOTOS).filter((f) => f.startsWith('empty_')).map((f) => path.join(PHOTOS, f)),
+    ...fs.readdirSync(EMPTY_ROOM_PHOTOS).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => path.join(EMPTY_ROOM_PHOTOS, f)),
+  ].sort();
+  const files = [...furnishedFiles, ...emptyFiles];
   const rows: Row[] = [];
   const tiles: Buffer[] = [];
   for (const [index, file] of files.entries()) {
@@ -96,7 +105,8 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
     const openings = polygonMask(width, height, analysis.openings.map((o) => o.polygon));
     const labels = layoutLabels(analysis);
     const roomId = roomTypeOf(file);
-    for (const styleId of STYLES) {
+    const styles = furnishedFiles.includes(file) ? STYLES : [STYLES[index % STYLES.length]!];
+    for (const styleId of styles) {
       const started = performance.now();
       const done = await redesign(image, roomId, styleId, 21 + index, lines, detectors);
       const seconds = (performance.now() - started) / 1000;
@@ -113,6 +123,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
         objects.filter((o) => o.source !== 'floor-appearance').reduce((n, o) => n + o.box.width * o.box.height, 0);
       const row: Row = {
         file: path.basename(file),
+        furnished: furnishedFiles.includes(file),
         styleId,
         changed: result.changed,
         why: [
@@ -152,28 +163,36 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
   }
   await writeSheet(tiles);
 
-  const painted = rows.filter((r) => r.deltaE !== undefined);
-  const furnitureArea = rows.reduce((n, r) => n + r.furnitureArea, 0);
+  const groups = [rows.filter((r) => r.furnished), rows.filter((r) => !r.furnished)];
+  const measure = (label: string, of: (group: Row[]) => string) => `| ${label} | ${groups.map(of).join(' | ')} |`;
+  const sum = (group: Row[], key: (r: Row) => number) => group.reduce((n, r) => n + key(r), 0);
   const md = [
     '### Redesign on real photos (npm run bench:redesign)',
     '',
     machineLine(),
     '',
     `creative-redesign's pipeline (creativity ${REDESIGN_CREATIVITY}: the furniture and the walls; windows and doors kept) on every furnished photo of`,
-    `the shared set (${files.length}), reduced to ${longSide} px on the longer side, in ${STYLES.join(', ')}, the room type the photo's name says.`,
-    'Contact sheet (input | ours): [docs/images/redesign-contact-sheet.jpg](images/redesign-contact-sheet.jpg).',
+    `the shared set (${furnishedFiles.length}) in ${STYLES.join(', ')}, and on every empty room photo (${emptyFiles.length}) in one of them in turn, reduced to ${longSide} px on the`,
+    "longer side, as the room type the photo's name says. Contact sheet (input | ours):",
+    '[docs/images/redesign-contact-sheet.jpg](images/redesign-contact-sheet.jpg).',
     '',
-    '| Measure | Result |',
-    '|---|---|',
-    `| Redesigns that changed the photo | ${rows.filter((r) => r.changed.length).length} of ${rows.length} (furniture removed ${rows.filter((r) => r.changed.includes('furniture_removed')).length}, walls ${rows.filter((r) => r.changed.includes('walls')).length}, furniture placed ${rows.filter((r) => r.changed.includes('furniture_placed')).length}) |`,
-    `| Pixels changed outside the change mask | ${rows.reduce((n, r) => n + r.outsideMask, 0)} (target 0; the output is the input's pixel grid, so the camera is unchanged) |`,
-    `| Window and door pixels changed by more than 2 levels | ${rows.reduce((n, r) => n + r.openingPixels, 0)} (target 0; openings as the geometry analysis found them) |`,
-    `| Ceiling pixels changed by more than 2 levels (the layout's ceiling; furniture in front of it counts) | ${(100 * rows.reduce((n, r) => n + r.ceilingChanged, 0) / Math.max(1, rows.reduce((n, r) => n + r.ceilingPixels, 0))).toFixed(2)} % |`,
-    `| Furniture replaced: detected objects' box area removed | ${furnitureArea ? `${((100 * rows.reduce((n, r) => n + r.removedArea, 0)) / furnitureArea).toFixed(1)} %` : '–'} |`,
-    `| Repainted walls against the style's paint under the photo's light, ΔE00 of the mean colour (median of redesigns) | ${painted.length ? `${median(painted.map((r) => r.deltaE!)).toFixed(2)} (worst ${Math.max(...painted.map((r) => r.deltaE!)).toFixed(2)}; target < 6)` : 'no walls repainted'} |`,
-    `| High-frequency residual of output/input luminance on the repainted walls (median) | ${painted.length ? `${(100 * median(painted.map((r) => r.residual ?? 0))).toFixed(2)} %` : '–'} |`,
-    `| Pixels left bit-identical (median share) | ${(100 * median(rows.map((r) => r.unchangedShare))).toFixed(1)} % |`,
-    `| Time per redesign (median, ${longSide} px) | ${median(rows.map((r) => r.seconds)).toFixed(0)} s |`,
+    '| Measure | Furnished rooms | Empty rooms |',
+    '|---|---|---|',
+    measure('Redesigns that changed the photo', (g) => `${g.filter((r) => r.changed.length).length} of ${g.length} (furniture removed ${g.filter((r) => r.changed.includes('furniture_removed')).length}, walls ${g.filter((r) => r.changed.includes('walls')).length}, furniture placed ${g.filter((r) => r.changed.includes('furniture_placed')).length})`),
+    measure("Pixels changed outside the change mask (target 0; the output is the input's pixel grid: the camera is unchanged)", (g) => `${sum(g, (r) => r.outsideMask)}`),
+    measure('Window and door pixels changed by more than 2 levels (target 0; openings as the analysis found them)', (g) => `${sum(g, (r) => r.openingPixels)}`),
+    measure("Ceiling pixels changed by more than 2 levels (the layout's ceiling; furniture in front of it counts)", (g) => `${((100 * sum(g, (r) => r.ceilingChanged)) / Math.max(1, sum(g, (r) => r.ceilingPixels))).toFixed(2)} %`),
+    measure("Furniture replaced: detected objects' box area removed", (g) => (sum(g, (r) => r.furnitureArea) ? `${((100 * sum(g, (r) => r.removedArea)) / sum(g, (r) => r.furnitureArea)).toFixed(1)} %` : 'none detected')),
+    measure("Repainted walls against the style's paint under the photo's light, ΔE00 of the mean colour (median; target < 6)", (g) => {
+      const painted = g.filter((r) => r.deltaE !== undefined);
+      return painted.length ? `${median(painted.map((r) => r.deltaE!)).toFixed(2)} (worst ${Math.max(...painted.map((r) => r.deltaE!)).toFixed(2)}; white-balanced ${median(painted.map((r) => r.deltaEBalanced!)).toFixed(2)})` : 'no walls repainted';
+    }),
+    measure('High-frequency residual of output/input luminance on the repainted walls (median)', (g) => {
+      const painted = g.filter((r) => r.residual !== undefined);
+      return painted.length ? `${(100 * median(painted.map((r) => r.residual!))).toFixed(2)} %` : '–';
+    }),
+    measure('Pixels left bit-identical (median share)', (g) => `${(100 * median(g.map((r) => r.unchangedShare))).toFixed(1)} %`),
+    measure(`Time per redesign (median, ${longSide} px)`, (g) => `${median(g.map((r) => r.seconds)).toFixed(0)} s`),
     '',
     '| Photo | Style | Result |',
     '|---|---|---|',

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { furnishPiece, type ExistingFurniture } from '../staging/furnish-piece.js';
+import { STANDING_FURNITURE, STANDING_MIN_SCORES } from '../staging/standing-furniture.js';
 import { stageRoom } from '../staging/stage-room.js';
 import type { OperationContext } from './operation.js';
 import { defineOperation } from './define.js';
@@ -10,14 +11,6 @@ import { withOptionalDetectors } from './object-detectors.js';
 import { detectObjects, OBJECT_MODEL_NAMES } from '../declutter/detect-objects.js';
 import type { RawImage } from '../../vision/raw-image.js';
 
-/**
- * What counts as furniture standing in the way: floor-standing pieces and people, not the small objects the declutter
- * also removes (a cup on a table does not stop a sofa; a light switch or a vent, which the detectors sometimes take
- * for small objects, must not either).
- */
-const STANDING_FURNITURE = ['chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant', 'person', 'dog', 'table', 'desk'];
-/** Stricter than the declutter's calibration: a false obstacle refuses a request, a missed one only crowds it. */
-const STANDING_MIN_SCORES = { centernet: 0.45, nanodet: 0.5, objectron: 0.4 };
 
 /** Largest seed: seeds are 31-bit so that every client language holds them exactly. */
 export const MAX_SEED = 2 ** 31 - 1;
@@ -99,7 +92,7 @@ export async function existingFurniture(context: OperationContext): Promise<Exis
   return {
     find: async (photo: RawImage, signal?: AbortSignal) => {
       const detectors = await withOptionalDetectors(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet));
-      const found = await detectObjects(photo, detectors, { labels: STANDING_FURNITURE, minScores: STANDING_MIN_SCORES, ...(signal ? { signal } : {}) });
+      const found = await detectObjects(photo, detectors, { labels: [...STANDING_FURNITURE], minScores: STANDING_MIN_SCORES, ...(signal ? { signal } : {}) });
       // A box over half the photo in a room asked to be furnished is the detector seeing furniture in the room
       // itself (measured on the shared empty rooms), not a piece standing in the way.
       return found.filter((o) => o.box.width * o.box.height < 0.5 * photo.width * photo.height).map((o) => o.box);
