@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
 import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
+import { whyNotStage } from '../src/services/redesign/redesign-photo.js';
 import { wallPaintOf } from '../src/services/redesign/style-paint.js';
 import { dataUrl } from './helpers/fixtures.js';
 import { paintedRoom } from './helpers/painted-room.js';
@@ -20,6 +21,22 @@ describe('the paint a redesign gives the walls', () => {
     assert.equal(wallPaintOf(catalog.style('industrial')!.palette), '#c0b8ae');
     assert.equal(wallPaintOf(['#202020', '#FFFFFF', '#808080']), '#808080');
     assert.equal(wallPaintOf(['#FFFFFF', '#FEFEFE']), '#ffffff', 'only whites: the lightest');
+  });
+});
+
+describe('when a redesign stages no furniture', () => {
+  it('stages on a sure layout where nothing the declutter kept is furniture or a person at furnish’s scores', () => {
+    assert.equal(whyNotStage(0.8, []), undefined);
+    // A cup, and a low-scored "table" over the floor of an empty room, are no reason.
+    assert.equal(whyNotStage(0.8, [{ label: 'cup', source: 'centernet', score: 0.9 }, { label: 'table', source: 'objectron', score: 0.27 }]), undefined);
+  });
+
+  it('stages nothing on an unsure layout (layout_uncertain) or beside a bed, a sofa or a person the declutter kept (furniture_kept)', () => {
+    assert.equal(whyNotStage(0.002, [])?.reason, 'layout_uncertain');
+    assert.equal(whyNotStage(Number.NaN, [])?.reason, 'layout_uncertain');
+    const kept = whyNotStage(0.9, [{ label: 'bed', source: 'centernet', score: 0.7 }, { label: 'person', source: 'nanodet', score: 0.8 }, { label: 'bed', source: 'objectron', score: 0.5 }]);
+    assert.equal(kept?.reason, 'furniture_kept');
+    assert.match(kept!.detail, /^the bed, person in the photo could not be removed cleanly/);
   });
 });
 

@@ -63,7 +63,7 @@ export interface RedesignedPhoto {
 }
 
 /** Why a step left the photo as it was, in the job's words. */
-interface Skipped {
+export interface Skipped {
   changed: false;
   reason: string;
   detail: string;
@@ -107,7 +107,6 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // Furniture (or a person) found at furnish's stricter scores, whatever its size: a bed filling half a bedroom photo
   // is furniture, while a box over half an empty room at a low score is the detector seeing the room itself.
   const furnished = candidates.some((c) => c.detected && isStandingFurniture(c));
-  const keptFurniture = removal.kept.filter((k) => isStandingFurniture(k));
 
   // 2. The walls, in the style's paint.
   const paint = wallPaintOf(request.palette);
@@ -147,19 +146,11 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       : skipped('not_available', 'relaying the floor is not available yet: the service cannot yet check that a new floor covers the whole floor seen in the photo');
 
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
-  // Where furniture the declutter could not remove cleanly still stands, new furniture beside it would be a second
-  // bed or sofa in the room, planned on a floor the old pieces hide (seen on furnished_bedroom_07: a chest of drawers
-  // over the child on the bed): the step is left out.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  const layoutConfidence = found.analysis.confidence.layout;
-  if (!(layoutConfidence >= MIN_REFRESH_LAYOUT_CONFIDENCE)) {
-    // The walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up) furniture is planned
-    // on a floor that is not there (seen on furnished_bedroom_pano360_11: a bed hanging from the ceiling).
-    staging = skipped('layout_uncertain', `the room's layout was found with confidence ${Math.round(layoutConfidence * 1000) / 1000}, below ${MIN_REFRESH_LAYOUT_CONFIDENCE}`);
-  } else if (keptFurniture.length > 0) {
-    const labels = [...new Set(keptFurniture.map((k) => k.label))].join(', ');
-    staging = skipped('furniture_kept', `the ${labels} in the photo could not be removed cleanly (see kept), and new furniture beside it would be a second set in the room`);
+  const notStaged = whyNotStage(found.analysis.confidence.layout, removal.kept);
+  if (notStaged) {
+    staging = notStaged;
   } else {
     try {
       const staged = await stageRoom(
@@ -245,6 +236,25 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       ...(wallsLight ? { wallsLight } : {}),
     },
   };
+}
+
+/**
+ * Why the style's furniture is not staged, or undefined where it may be:
+ * - `layout_uncertain`: the walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up)
+ *   furniture is planned on a floor that is not there (seen on furnished_bedroom_pano360_11: a bed hanging from the
+ *   ceiling);
+ * - `furniture_kept`: furniture or a person the declutter could not remove cleanly still stands (furnish's labels and
+ *   scores): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
+ *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
+ */
+export function whyNotStage(layoutConfidence: number, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
+  if (!(layoutConfidence >= MIN_REFRESH_LAYOUT_CONFIDENCE)) {
+    return skipped('layout_uncertain', `the room's layout was found with confidence ${Math.round(layoutConfidence * 1000) / 1000}, below ${MIN_REFRESH_LAYOUT_CONFIDENCE}`);
+  }
+  const furniture = kept.filter((k) => isStandingFurniture(k));
+  if (furniture.length === 0) return undefined;
+  const labels = [...new Set(furniture.map((k) => k.label))].join(', ');
+  return skipped('furniture_kept', `the ${labels} in the photo could not be removed cleanly (see kept), and new furniture beside it would be a second set in the room`);
 }
 
 function skipped(reason: string, detail: string): Skipped {
