@@ -4,7 +4,10 @@ import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
 import { roomModel } from '../../staging/room-model.js';
 import { edgeShare } from '../../vision/plain-wall.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { analyzeRoom } from '../geometry/analyze-room.js';
+import { findClutter } from '../../vision/declutter/clutter.js';
+import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
+import { floorMask } from '../declutter/room-planes.js';
+import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -79,7 +82,7 @@ export async function stageRoom(
   progress(0.15);
   const room = roomModel(analysis);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
-  const obstacles = (standing ?? []).map(shrunkOutline);
+  const obstacles = [...(standing ?? []).map(shrunkOutline), ...floorStandingOutlines(image, analysis)];
   const plan = planRoom(room, {
     roomId: request.roomId,
     styleId: request.styleId,
@@ -157,6 +160,18 @@ export async function stageRoom(
       },
     },
   };
+}
+
+/**
+ * What stands on the floor that no detector names (a pillar, the foot of a kitchen island, a box), as the declutter's
+ * floor-clutter finder sees it, where the layout is trusted enough for it. Its box holds only the floor part of each,
+ * so the outline reaches up to the top of the photo: a piece whose image overlaps it would be drawn over it, whether
+ * it stood behind it or before it (seen on empty_living_03: a sofa drawn through a pillar standing in front of it).
+ */
+function floorStandingOutlines(image: RawImage, analysis: RoomAnalysis): [number, number][][] {
+  if (!(analysis.confidence.layout >= MIN_PLANE_CONFIDENCE)) return [];
+  const { boxes } = findClutter(image, floorMask(analysis), new Uint8Array(image.width * image.height));
+  return boxes.map((b) => [[b.x, 0], [b.x + b.width, 0], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]);
 }
 
 /** The plan as the job reports it: the floor in metres, each footprint, what was left out, and a drawing from above. */
