@@ -80,8 +80,8 @@ describe('the public twin’s redesign and refresh', () => {
     const before = await balance();
     assert.ok(before > 0, 'the owner holds credits, so a charge would show');
     const jobsBefore = await jobCount();
-    for (const body of floors) {
-      for (const headers of [t.auth, { ...t.auth, prefer: 'respond-async', 'idempotency-key': `twin-${JSON.stringify(body).length}` }]) {
+    for (const [k, body] of floors.entries()) {
+      for (const headers of [t.auth, { ...t.auth, prefer: 'respond-async', 'idempotency-key': `twin-floor-${k}` }]) {
         const response = await post('/v1/refresh', body, headers);
         const what = JSON.stringify(body);
         assert.equal(response.statusCode, 501, `${what}: ${response.body}`);

@@ -79,7 +79,7 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
     'repaints the walls in the style’s paint and furnishes the room, the window untouched, every change inside the change mask',
     { skip: blender.ok ? false : 'Blender is not installed' },
     async () => {
-      const { ack, job, output, mask } = await redesign('/v1/redesign', { styleId: 'scandinavian', roomId: 'bedroom', creativity: 15, seed: 4 });
+      const { ack, job, output, mask } = await redesign('/v1/redesign', { styleId: 'scandinavian', roomId: 'bedroom', creativity: 15, preserveWindows: true, seed: 4 });
       assert.equal(ack.creativity, 15);
       assert.equal(job.mode, 'redesign');
       const result = job.result.redesign;
@@ -125,13 +125,23 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
       const kept = (await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 25, preserveWalls: true, seed: 4 })).job.result.redesign;
       assert.deepEqual([kept.walls.changed, kept.walls.reason], [false, 'preserved']);
       assert.deepEqual([kept.floor.changed, kept.floor.reason], [false, 'not_available']);
-      // The lower two thirds of the photo marked: what is outside it stays, the walls are not painted in part.
+      // The left half of the photo marked: the furniture stands there, the walls are not painted in part.
       const half = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#000' } })
-        .composite([{ input: await sharp({ create: { width: 320, height: 160, channels: 3, background: '#fff' } }).png().toBuffer(), left: 0, top: 80 }])
+        .composite([{ input: await sharp({ create: { width: 160, height: 240, channels: 3, background: '#fff' } }).png().toBuffer(), left: 0, top: 0 }])
         .png()
         .toBuffer();
       const masked = await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 15, mask: dataUrl(half), seed: 4 });
       assert.deepEqual([masked.job.result.redesign.walls.changed, masked.job.result.redesign.walls.reason], [false, 'mask_given']);
+      const staging = masked.job.result.redesign.staging;
+      if (staging.changed) {
+        for (const piece of staging.pieces) {
+          const centre = (piece.imageBox.x0 + piece.imageBox.x1) / 2;
+          assert.ok(centre < 170, `${piece.furnitureId} stands outside the marked half: ${JSON.stringify(piece.imageBox)}`);
+        }
+      } else {
+        assert.equal(staging.reason, 'no_room_for_furniture', JSON.stringify(staging));
+        assert.match(staging.detail, /the redesign’s other steps stand/);
+      }
       for (let p = 0; p < 320 * 240; p++) {
         if (!masked.mask[p]) assert.ok(same(masked.output, p), `pixel ${p % 320},${Math.floor(p / 320)} changed outside the change mask`);
       }

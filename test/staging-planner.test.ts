@@ -6,6 +6,7 @@ import { DOOR_CLEARANCE_M, convexHull, convexOverlap } from '../src/staging/plac
 import { planRoom, PLAN_NEAREST_M, type PlanRequest, type RoomPlan } from '../src/staging/plan-room.js';
 import { projectWorld } from '../src/staging/room-model.js';
 import { checkWalkway } from '../src/staging/walkway.js';
+import { edgeShare } from '../src/vision/plain-wall.js';
 import rooms from '../src/catalog/rooms.json' with { type: 'json' };
 import { syntheticRoom } from './helpers/synthetic-room.js';
 
@@ -118,6 +119,7 @@ describe('planRoom', () => {
   });
 
   it('hangs art only where the photo shows plain wall, and says why where it does not', () => {
+    let hung = 0;
     for (const seed of [1, 2, 3, 4, 5]) {
       const asked: { x0: number; y0: number; x1: number; y1: number }[] = [];
       const nowhere = planRoom(room, request('living_room', seed, { plainWall: (box) => (asked.push(box), false) }));
@@ -125,10 +127,12 @@ describe('planRoom', () => {
       const plain = planRoom(room, request('living_room', seed, { plainWall: () => true }));
       const art = plain.pieces.find((p) => p.furnitureId === 'wall_art');
       if (!art) continue;
+      hung++;
       // Left out, it is reported missing; and the photo was asked where it would have hung.
       assert.ok(asked.length > 0, `seed ${seed}: the photo was never asked`);
       assert.ok(nowhere.missing.some((m) => m.furnitureId === 'wall_art'), `seed ${seed}: ${JSON.stringify(nowhere.missing)}`);
     }
+    assert.ok(hung >= 3, `art on plain walls in ${hung} of 5 plans`);
   });
 
   it('places the seating group as a group: the coffee table before the sofa, 0.45 m from it', () => {
@@ -229,5 +233,28 @@ describe('room programmes, names', () => {
       const names = programme.groups.map((g) => g.name);
       assert.equal(new Set(names).size, names.length, `${programme.roomId}: ${names.join(', ')}`);
     }
+  });
+});
+
+describe('edgeShare', () => {
+  const photo = (channels: 1 | 3) => {
+    const width = 100;
+    const height = 60;
+    const data = new Uint8Array(width * height * channels).fill(200);
+    // A dark frame's edge down the middle, x 50–59.
+    for (let y = 0; y < height; y++) for (let x = 50; x < 60; x++) for (let c = 0; c < channels; c++) data[(y * width + x) * channels + c] = 60;
+    return { data, width, height, channels };
+  };
+
+  it('is 0 on a plain wall and high over a frame, in colour and in grey', () => {
+    for (const channels of [1, 3] as const) {
+      const image = photo(channels);
+      assert.equal(edgeShare(image, { x0: 5, y0: 5, x1: 40, y1: 50 }), 0);
+      assert.ok(edgeShare(image, { x0: 40, y0: 5, x1: 70, y1: 50 }) > 0.05);
+    }
+  });
+
+  it('counts a box off the photo as all edge: nothing hangs where no wall is seen', () => {
+    assert.equal(edgeShare(photo(3), { x0: 120, y0: 5, x1: 160, y1: 50 }), 1);
   });
 });

@@ -1,14 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { WALLS_FROM } from '../redesign/redesign-photo.js';
 import { defineOperation } from './define.js';
 import { checkRoom, checkStyle } from './catalog-checks.js';
-import { runRedesign, SEED_FIELD } from './redesign.js';
+import { seedField } from './furnish.js';
+import { runRedesign } from './redesign.js';
 
 /**
  * The creativity the service applies, on the public twin's 0–30 scale; the spec has the service choose it and echo it
- * in the acknowledgement. The furniture and the walls: the floor is not relaid yet (the refresh answers floors 501).
+ * in the acknowledgement. The furniture and the walls (from WALLS_FROM): the floor is not relaid yet (the refresh
+ * answers floors 501).
  */
-export const REDESIGN_CREATIVITY = WALLS_FROM + 5;
+export const REDESIGN_CREATIVITY = 15;
 
 export const creativeRedesign = defineOperation({
   name: 'creative-redesign',
@@ -17,7 +18,7 @@ export const creativeRedesign = defineOperation({
   params: Type.Object({
     styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
     roomId: Type.String({ minLength: 1, description: 'Room id from GET /v1/rooms.' }),
-    seed: SEED_FIELD,
+    seed: seedField('same room'),
   }),
   acknowledgementFields: Type.Object({
     styleId: Type.String({ description: 'Echo of the request.' }),

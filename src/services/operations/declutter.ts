@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { RawImage } from '../../vision/raw-image.js';
+import { markedPixels } from '../../vision/request-mask.js';
 import { removeMasked, reportBox } from '../declutter/declutter-photo.js';
 import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { withOptionalDetectors } from './object-detectors.js';
@@ -12,13 +12,6 @@ import { requireDetector } from './require-detector.js';
 async function objectDetectors(models: ImageModels): Promise<ObjectDetectors> {
   const centernet = await requireDetector(models, OBJECT_MODEL_NAMES.centernet, 'automatic declutter');
   return withOptionalDetectors(models, centernet);
-}
-
-/** White or opaque mask pixels (≥ 128) are removed. */
-function holeOf(mask: RawImage): Uint8Array {
-  const hole = new Uint8Array(mask.width * mask.height);
-  for (let i = 0; i < hole.length; i++) hole[i] = mask.data[i * mask.channels]! >= 128 ? 1 : 0;
-  return hole;
 }
 
 export const declutter = defineOperation({
@@ -35,7 +28,7 @@ export const declutter = defineOperation({
     const lines = await chooseLineSources(context.models);
     const common = { signal: context.signal, progress: (fraction: number) => context.progress(fraction) };
     if (mask) {
-      const hole = holeOf(mask);
+      const hole = markedPixels(mask);
       // The objects that stay are kept out of the fill's sources when the detectors are there; without them the fill
       // still works, it only may copy a neighbouring object.
       const detectors = (await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { furnishPiece, type ExistingFurniture } from '../staging/furnish-piece.js';
-import { STANDING_FURNITURE, STANDING_MIN_SCORES } from '../staging/standing-furniture.js';
+import { isPieceSized, STANDING_FURNITURE, STANDING_MIN_SCORES } from '../staging/standing-furniture.js';
+import { markedPixels } from '../../vision/request-mask.js';
 import { stageRoom } from '../staging/stage-room.js';
 import type { OperationContext } from './operation.js';
 import { defineOperation } from './define.js';
@@ -14,6 +15,17 @@ import type { RawImage } from '../../vision/raw-image.js';
 
 /** Largest seed: seeds are 31-bit so that every client language holds them exactly. */
 export const MAX_SEED = 2 ** 31 - 1;
+
+/** The `seed` extension of the operations that draw furniture; `same` says what the same seed gives. */
+export function seedField(same: string) {
+  return Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_SEED,
+      description: `Extension: makes the result reproducible (same request and seed, ${same}). Without it the service picks one and reports it in the job’s result.`,
+    }),
+  );
+}
 
 export const furnish = defineOperation({
   name: 'furnish',
@@ -28,13 +40,7 @@ export const furnish = defineOperation({
     preserveWindows: Type.Optional(
       Type.Boolean({ description: 'Leave windows and doors untouched. Ignored when a mask is given.' }),
     ),
-    seed: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: MAX_SEED,
-        description: 'Extension: makes the result reproducible (same request and seed, same pixels). Without it the service picks one and reports it in the job’s result.',
-      }),
-    ),
+    seed: seedField('same pixels'),
   }),
   acknowledgementFields: Type.Object({
     styleId: Type.String({ description: 'Echo of the request.' }),
@@ -59,7 +65,7 @@ export const furnish = defineOperation({
   run: async ({ image, mask, params }, context) => {
     const lines = await chooseLineSources(context.models);
     const seed = params.seed ?? crypto.randomInt(0, MAX_SEED);
-    const allowed = mask ? floorMaskOf(mask.data, mask.channels) : undefined;
+    const allowed = mask ? markedPixels(mask) : undefined;
     const existing = await existingFurniture(context);
     // The spec: preserveWindows is ignored when a mask is given (the mask is the user's own choice of area).
     const preserveWindows = mask ? false : (params.preserveWindows ?? false);
@@ -93,16 +99,7 @@ export async function existingFurniture(context: OperationContext): Promise<Exis
     find: async (photo: RawImage, signal?: AbortSignal) => {
       const detectors = await withOptionalDetectors(context.models, await context.models.detectorSession(OBJECT_MODEL_NAMES.centernet));
       const found = await detectObjects(photo, detectors, { labels: [...STANDING_FURNITURE], minScores: STANDING_MIN_SCORES, ...(signal ? { signal } : {}) });
-      // A box over half the photo in a room asked to be furnished is the detector seeing furniture in the room
-      // itself (measured on the shared empty rooms), not a piece standing in the way.
-      return found.filter((o) => o.box.width * o.box.height < 0.5 * photo.width * photo.height).map((o) => o.box);
+      return found.filter((o) => isPieceSized(o.box, photo)).map((o) => o.box);
     },
   };
-}
-
-/** White or opaque mask pixels (≥ 128) mark where the piece may stand. */
-function floorMaskOf(data: Uint8Array, channels: number): Uint8Array {
-  const allowed = new Uint8Array(data.length / channels);
-  for (let i = 0; i < allowed.length; i++) allowed[i] = data[i * channels]! >= 128 ? 1 : 0;
-  return allowed;
 }

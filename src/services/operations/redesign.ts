@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { loadCatalog } from '../../catalog/catalog.js';
+import { AppError } from '../../errors.js';
 import type { RawImage } from '../../vision/raw-image.js';
+import { markedPixels } from '../../vision/request-mask.js';
 import { OBJECT_MODEL_NAMES } from '../declutter/detect-objects.js';
 import { redesignPhoto, type RedesignRequest } from '../redesign/redesign-photo.js';
 import { defineOperation } from './define.js';
 import { checkRoom, checkStyle } from './catalog-checks.js';
-import { MAX_SEED } from './furnish.js';
+import { MAX_SEED, seedField } from './furnish.js';
 import { chooseLineSources } from './line-source-choice.js';
 import { withOptionalDetectors } from './object-detectors.js';
 import type { OperationContext, OperationOutput } from './operation.js';
@@ -23,17 +25,9 @@ export const DEFAULT_CREATIVITY = 15;
 const preserve = (what: string) =>
   Type.Optional(Type.Boolean({ description: `Leave ${what} untouched. Ignored when a mask is given. Default false.` }));
 
-export const SEED_FIELD = Type.Optional(
-  Type.Integer({
-    minimum: 0,
-    maximum: MAX_SEED,
-    description: 'Extension: makes the result reproducible (same request and seed, same room). Without it the service picks one and reports it in the job’s result.',
-  }),
-);
-
 /**
- * Runs a redesign for either endpoint (services/redesign/redesign-photo.ts): the declutter's detectors are needed to
- * know what stands (a 503 naming the model without them, as for the automatic declutter).
+ * Runs a redesign for either endpoint (services/redesign/redesign-photo.ts): Blender and the declutter's detectors are
+ * needed (a 503 naming what is missing, before any work).
  */
 export async function runRedesign(
   image: RawImage,
@@ -41,6 +35,9 @@ export async function runRedesign(
   context: OperationContext,
 ): Promise<OperationOutput> {
   const style = loadCatalog().style(request.styleId)!; // validated before the job was made
+  // Checked first, not when the furniture step comes to it: a 503 after minutes of declutter and paint helps no one.
+  const available = await context.renderer.available();
+  if (!available.ok) throw new AppError('renderer_unavailable', 503, `a redesign needs Blender, which is not usable here: ${available.reason}`);
   const centernet = await requireDetector(context.models, OBJECT_MODEL_NAMES.centernet, 'redesign');
   const redesigned = await redesignPhoto(
     image,
@@ -59,13 +56,6 @@ export async function runRedesign(
     changeMask: { data: redesigned.changeMask, width: image.width, height: image.height, channels: 1 },
     result: redesigned.result,
   };
-}
-
-/** White or opaque mask pixels (≥ 128) mark what may be redesigned. */
-function maskOf(mask: RawImage): Uint8Array {
-  const allowed = new Uint8Array(mask.width * mask.height);
-  for (let i = 0; i < allowed.length; i++) allowed[i] = mask.data[i * mask.channels]! >= 128 ? 1 : 0;
-  return allowed;
 }
 
 /**
@@ -91,7 +81,7 @@ export const redesign = defineOperation({
     preserveWalls: preserve('the walls'),
     preserveCeiling: preserve('the ceiling'),
     preserveFloor: preserve('the floor'),
-    seed: SEED_FIELD,
+    seed: seedField('same room'),
   }),
   acknowledgementFields: Type.Object({
     styleId: Type.String({ description: 'Echo of the request.' }),
@@ -109,7 +99,7 @@ export const redesign = defineOperation({
   }),
   run: async ({ image, mask, params }, context) => {
     // The twin's rule: with a mask, the mask alone says what may change and the preserve flags are ignored.
-    const allowed = mask ? maskOf(mask) : undefined;
+    const allowed = mask ? markedPixels(mask) : undefined;
     return runRedesign(
       image,
       {

@@ -4,7 +4,7 @@ import { SMART_STAGING_V1_ROOMS, SMART_STAGING_V2_ROOMS } from '../../catalog/ca
 import { stageRoom } from '../staging/stage-room.js';
 import { defineOperation } from './define.js';
 import { checkStyle } from './catalog-checks.js';
-import { existingFurniture, MAX_SEED } from './furnish.js';
+import { existingFurniture, MAX_SEED, seedField } from './furnish.js';
 import { chooseLineSources } from './line-source-choice.js';
 
 function roomEnum(ids: readonly string[]) {
@@ -27,13 +27,7 @@ function smartStaging(name: string, summary: string, rooms: readonly string[], t
     params: Type.Object({
       roomId: roomEnum(rooms),
       styleId: Type.String({ minLength: 1, description: 'Style id from GET /v1/styles.' }),
-      seed: Type.Optional(
-        Type.Integer({
-          minimum: 0,
-          maximum: MAX_SEED,
-          description: 'Extension: makes the result reproducible (same request and seed, same room). Without it the service picks one and reports it in the job’s result.',
-        }),
-      ),
+      seed: seedField('same room'),
     }),
     acknowledgementFields: Type.Object({
       styleId: Type.String({ description: 'Echo of the request.' }),

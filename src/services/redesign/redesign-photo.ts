@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { Box } from '../../vision/box.js';
+import type { RegionMask } from '../../vision/declutter/region-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
@@ -9,7 +9,7 @@ import { MIN_REFRESH_LAYOUT_CONFIDENCE, refreshPhoto } from '../refresh/refresh-
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
 import { stageRoom } from '../staging/stage-room.js';
-import { isStandingFurniture } from '../staging/standing-furniture.js';
+import { isPieceSized, isStandingFurniture } from '../staging/standing-furniture.js';
 import { wallPaintOf } from './style-paint.js';
 
 /**
@@ -20,10 +20,11 @@ import { wallPaintOf } from './style-paint.js';
 export const WALLS_FROM = 10;
 export const FLOOR_FROM = 20;
 
-/** A share of an object's box inside the request's mask from which the object counts as inside it. */
-const INSIDE_MASK_SHARE = 0.9;
-/** A detector box over this share of the photo is the room itself seen as furniture (as in furnish). */
-const MAX_OBJECT_SHARE = 0.5;
+/**
+ * Least share of an object's pixels (its mask, contact shadow included) inside the request's mask for it to be
+ * removed: the fill then changes the object's pixels and a seam of 2 pixels around them.
+ */
+const INSIDE_MASK_SHARE = 0.98;
 
 export interface RedesignRequest {
   styleId: string;
@@ -78,7 +79,7 @@ export interface Skipped {
  */
 export async function redesignPhoto(image: RawImage, request: RedesignRequest, deps: RedesignDeps): Promise<RedesignedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const common = deps.signal ? { signal: deps.signal } : {};
+  const abortable = deps.signal ? { signal: deps.signal } : {};
   const started = performance.now();
   const milliseconds: Record<string, number> = {};
   let clock = started;
@@ -88,22 +89,22 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     clock = now;
   };
 
-  // 1. What stands, removed where the declutter's self-check passes.
-  const found = await findCandidates(image, deps.lines, deps.detectors, { ...common, progress: (f) => progress(0.25 * f) });
-  const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.box, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
+  // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
+  const found = await findCandidates(image, deps.lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
+  const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
   const removal = await removeCandidates(image, found.analysis, candidates, {
     openings: found.openings,
     layoutTrusted: found.layoutTrusted,
     timings: found.timings,
-    ...common,
+    ...abortable,
+    progress: (f) => progress(0.3 * f),
   });
   lap('removal');
   progress(0.3);
   let current = removal.image;
-  // An object outside the mask stands as much as one the self-check kept.
-  const outsideMask = found.candidates.filter((c) => !candidates.includes(c));
-  const piece = (b: Box) => b.width * b.height < MAX_OBJECT_SHARE * image.width * image.height;
-  const standing = [...removal.kept.map((k) => k.box), ...outsideMask.map((c) => c.box)].filter(piece);
+  // An object outside the user's mask stands as much as one the self-check kept: new furniture keeps clear of both.
+  const outsideUserMask = found.candidates.filter((c) => !candidates.includes(c));
+  const standing = [...removal.kept.map((k) => k.box), ...outsideUserMask.map((c) => c.box)].filter((box) => isPieceSized(box, image));
   // Furniture (or a person) found at furnish's stricter scores, whatever its size: a bed filling half a bedroom photo
   // is furniture, while a box over half an empty room at a low score is the detector seeing the room itself.
   const furnished = candidates.some((c) => c.detected && isStandingFurniture(c));
@@ -123,7 +124,11 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   if (wallsSkipped) {
     walls = { ...wallsSkipped, paint };
   } else {
-    const refreshed = await refreshPhoto(current, { transformation: 'walls', value: paint, paint }, { lines: deps.lines, detectors: deps.detectors, ...common });
+    const refreshed = await refreshPhoto(
+      current,
+      { transformation: 'walls', value: paint, paint },
+      { lines: deps.lines, detectors: deps.detectors, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
+    );
     const report = refreshed.result.refresh;
     if (refreshed.changeMask) {
       current = refreshed.image;
@@ -163,6 +168,8 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
           decor: furnished,
           anneal: true,
           windowsChosen: true,
+          wallsPreserved: request.preserveWalls,
+          refusalFix: 'the redesign’s other steps stand; a room type with a smaller programme may fit',
           ...(request.mask ? { mask: request.mask } : {}),
         },
         {
@@ -170,7 +177,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),
-          ...common,
+          ...abortable,
           progress: (f) => progress(0.4 + 0.58 * f),
         },
       );
@@ -218,7 +225,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         removed: removal.removed.map((o) => ({ ...o, box: reportBox(o.box) })),
         kept: [
           ...removal.kept.map((o) => ({ ...o, box: reportBox(o.box) })),
-          ...outsideMask.map((c) => ({ label: c.label, source: c.source, ...(c.score === undefined ? {} : { score: c.score }), box: reportBox(c.box), reason: 'outside_mask', detail: 'the object is not inside the mask' })),
+          ...outsideUserMask.map((c) => ({ label: c.label, source: c.source, ...(c.score === undefined ? {} : { score: c.score }), box: reportBox(c.box), reason: 'outside_mask', detail: 'the object is not inside the mask' })),
         ],
         filledShare: removal.report.filledShare,
         walls,
@@ -261,14 +268,16 @@ function skipped(reason: string, detail: string): Skipped {
   return { changed: false, reason, detail };
 }
 
-/** Share of a box's pixels the mask marks. */
-function insideShare(box: Box, mask: Uint8Array, width: number): number {
-  const height = mask.length / width;
-  const x0 = Math.max(0, Math.floor(box.x));
-  const y0 = Math.max(0, Math.floor(box.y));
-  const x1 = Math.min(width, Math.ceil(box.x + box.width));
-  const y1 = Math.min(height, Math.ceil(box.y + box.height));
+/** Share of a region's pixels the full-image mask (row length `width`) marks; 0 for an empty region. */
+function insideShare(region: RegionMask, mask: Uint8Array, width: number): number {
+  let pixels = 0;
   let inside = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (mask[y * width + x]) inside++;
-  return inside / Math.max(1, (x1 - x0) * (y1 - y0));
+  for (let y = 0; y < region.height; y++) {
+    for (let x = 0; x < region.width; x++) {
+      if (!region.data[y * region.width + x]) continue;
+      pixels++;
+      if (mask[(region.y + y) * width + region.x + x]) inside++;
+    }
+  }
+  return pixels ? inside / pixels : 0;
 }

@@ -53,6 +53,10 @@ export interface StageRoomRequest {
   anneal: boolean;
   /** Whether the caller chose preserveWindows (furnish) or the endpoint always keeps windows (the smart stagings). */
   windowsChosen: boolean;
+  /** The fix a refusal suggests, where the caller knows better than the request's own switches (a redesign). */
+  refusalFix?: string;
+  /** Hang nothing on the walls (a redesign asked to preserve them). */
+  wallsPreserved?: boolean;
 }
 
 /**
@@ -92,20 +96,22 @@ export async function stageRoom(
     anneal: request.anneal,
     ...(request.mask ? { mask: request.mask } : {}),
     ...(obstacles.length ? { obstacles } : {}),
-    plainWall: (box) => edgeShare(image, box) <= MAX_HUNG_EDGE_SHARE,
+    plainWall: (box) => !request.wallsPreserved && edgeShare(image, box) <= MAX_HUNG_EDGE_SHARE,
   });
   // A plan that leaves out the room's main group (no bed in a bedroom) or still breaks a rule is refused, not rendered.
   if (plan.pieces.length === 0 || plan.violations.length > 0) {
     const why = plan.pieces.length === 0 ? 'no piece of the room’s programme fits on the floor seen in the photo' : plan.violations.join('; ');
-    const fix = request.mask
-      ? 'mark a larger area of visible floor'
-      : obstacles.length > 0
-        ? 'declutter the photo first (POST /v1/declutter): the furniture already standing leaves no room'
-        : request.preserveWindows
-          ? request.windowsChosen
-            ? 'leave preserveWindows off, or furnish single pieces with furnitureId'
-            : 'POST /v1/furnish with this roomId and preserveWindows false lets furniture stand before windows; or furnish single pieces with furnitureId'
-          : 'furnish single pieces with furnitureId';
+    const fix =
+      request.refusalFix ??
+      (request.mask
+        ? 'mark a larger area of visible floor'
+        : (standing?.length ?? 0) > 0
+          ? 'declutter the photo first (POST /v1/declutter): the furniture already standing leaves no room'
+          : request.preserveWindows
+            ? request.windowsChosen
+              ? 'leave preserveWindows off, or furnish single pieces with furnitureId'
+              : 'POST /v1/furnish with this roomId and preserveWindows false lets furniture stand before windows; or furnish single pieces with furnitureId'
+            : 'furnish single pieces with furnitureId');
     throw new AppError('no_room_for_furniture', 400, `${why}: ${fix}`);
   }
   const available = await deps.renderer.available();

@@ -12,3 +12,11 @@ export function isStandingFurniture(object: { label: string; source: string; sco
   const minimum = (STANDING_MIN_SCORES as Record<string, number>)[object.source];
   return STANDING_FURNITURE.includes(object.label) && minimum !== undefined && (object.score ?? 0) >= minimum;
 }
+
+/**
+ * Whether a detection's box is the size of a piece: a box over half the photo, in a room asked to be furnished, is the
+ * detector seeing furniture in the room itself (measured on the shared empty rooms), not a piece standing in the way.
+ */
+export function isPieceSized(box: { width: number; height: number }, photo: { width: number; height: number }): boolean {
+  return box.width * box.height < 0.5 * photo.width * photo.height;
+}
