@@ -35,6 +35,7 @@ import { redesignPhoto } from '../src/services/redesign/redesign-photo.js';
 import { CEILING } from '../src/vision/geometry/room-box.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { sheetRow, writeSheet } from './contact-sheet.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
@@ -158,10 +159,10 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
       }
       rows.push(row);
       console.log(describe(row));
-      tiles.push(await sheetRow(image, done.image, `${row.file} — ${roomId}, ${styleId}: ${row.changed.join(', ') || 'unchanged'}${row.why.length ? ` (${row.why.join('; ')})` : ''}`));
+      tiles.push(await sheetRow([image, done.image], `${row.file} — ${roomId}, ${styleId}: ${row.changed.join(', ') || 'unchanged'}${row.why.length ? ` (${row.why.join('; ')})` : ''}`));
     }
   }
-  await writeSheet(tiles);
+  await writeSheet(tiles, SHEET);
 
   const groups = [rows.filter((r) => r.furnished), rows.filter((r) => !r.furnished)];
   const measure = (label: string, of: (group: Row[]) => string) => `| ${label} | ${groups.map(of).join(' | ')} |`;
@@ -206,31 +207,6 @@ function describe(r: Row): string {
   const walls = r.deltaE === undefined ? '' : `, walls ΔE00 ${r.deltaE.toFixed(1)} (white-balanced ${r.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * (r.residual ?? 0)).toFixed(2)} %`;
   const replaced = r.furnitureArea ? `${((100 * r.removedArea) / r.furnitureArea).toFixed(0)} % of the furniture's box area removed` : 'no furniture detected';
   return `${r.file} ${r.styleId}: ${r.changed.join(', ') || 'unchanged'}${r.why.length ? ` (${r.why.join('; ')})` : ''}; ${r.pieces} pieces placed, ${replaced}${walls}; outside mask ${r.outsideMask}, openings ${r.openingPixels}; ${(100 * r.unchangedShare).toFixed(1)} % untouched; ${r.seconds.toFixed(0)} s`;
-}
-
-async function sheetRow(input: RawImage, output: RawImage, caption: string): Promise<Buffer> {
-  const height = 300;
-  const toPng = async (image: RawImage) => sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).resize({ height }).png().toBuffer();
-  const a = await toPng(input);
-  const b = await toPng(output);
-  const w = (await sharp(a).metadata()).width!;
-  const label = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${2 * w + 6}" height="20"><rect width="100%" height="100%" fill="#000"/><text x="4" y="14" font-family="sans-serif" font-size="12" fill="#ff0">${caption.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`);
-  return sharp({ create: { width: 2 * w + 6, height: height + 22, channels: 3, background: '#000' } })
-    .composite([{ input: label, left: 0, top: 0 }, { input: a, left: 0, top: 22 }, { input: b, left: w + 6, top: 22 }])
-    .png()
-    .toBuffer();
-}
-
-async function writeSheet(tiles: Buffer[]): Promise<void> {
-  const sizes = await Promise.all(tiles.map(async (t) => sharp(t).metadata()));
-  const width = Math.max(...sizes.map((m) => m.width!));
-  let top = 0;
-  const placed = tiles.map((input, k) => {
-    const at = top;
-    top += sizes[k]!.height!;
-    return { input, left: 0, top: at };
-  });
-  await sharp({ create: { width, height: top, channels: 3, background: '#000' } }).composite(placed).jpeg({ quality: 80 }).toFile(SHEET);
 }
 
 async function timePart(lines: ChosenLines, detectors: ObjectDetectors): Promise<void> {

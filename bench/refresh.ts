@@ -28,6 +28,7 @@ import { PAINT_COLOURS } from '../src/services/operations/refresh.js';
 import { refreshPhoto, type RefreshRequest } from '../src/services/refresh/refresh-photo.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
+import { sheetRow, writeSheet } from './contact-sheet.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
@@ -74,20 +75,6 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
   }
   outcome.seconds = (performance.now() - started) / 1000;
   return { outcome, output: done.image };
-}
-
-async function sheetRow(images: RawImage[], caption: string): Promise<Buffer> {
-  const height = 260;
-  const tiles = await Promise.all(images.map((image) => sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).resize({ height }).png().toBuffer()));
-  const width = (await sharp(tiles[0]!).metadata()).width!;
-  const total = images.length * width + (images.length - 1) * 6;
-  const label = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${total}" height="20"><rect width="100%" height="100%" fill="#000"/><text x="4" y="14" font-family="sans-serif" font-size="13" fill="#ff0">${caption.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`,
-  );
-  return sharp({ create: { width: total, height: height + 22, channels: 3, background: '#000' } })
-    .composite([{ input: label, left: 0, top: 0 }, ...tiles.map((input, k) => ({ input, left: k * (width + 6), top: 22 }))])
-    .png()
-    .toBuffer();
 }
 
 function describe(outcome: Outcome): string {
@@ -143,18 +130,11 @@ async function main(): Promise<void> {
       await sheetRow(
         shown,
         `${name} — walls ${wall.request}: ${wall.changed ? 'repainted' : `unchanged (${wall.reason})`} | floor ${floor.request}: ${floor.changed ? 'relaid' : `unchanged (${floor.reason})`}`,
+        260,
       ),
     );
   }
-  const widths = await Promise.all(tiles.map(async (t) => (await sharp(t).metadata()).width!));
-  const heights = await Promise.all(tiles.map(async (t) => (await sharp(t).metadata()).height!));
-  let top = 0;
-  const placed = tiles.map((input, k) => {
-    const at = top;
-    top += heights[k]! + 4;
-    return { input, left: 0, top: at };
-  });
-  await sharp({ create: { width: Math.max(...widths), height: top, channels: 3, background: '#000' } }).composite(placed).jpeg({ quality: 80 }).toFile(SHEET);
+  await writeSheet(tiles, SHEET);
 
   const changedWalls = all.filter((o) => o.changed && o.deltaE !== undefined);
   const changedFloors = all.filter((o) => o.changed && o.deltaE === undefined);

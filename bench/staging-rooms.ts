@@ -26,6 +26,7 @@ import { chooseLineSources, type ChosenLines } from '../src/services/operations/
 import { MAX_ROOM_REGION_PIXELS, MAX_ROOM_RENDER_PIXELS, stageRoom, WHOLE_ROOM_SAMPLES_SHARE } from '../src/services/staging/stage-room.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { sheetRow, writeSheet } from './contact-sheet.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
@@ -107,18 +108,10 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
       row.seconds = (performance.now() - started) / 1000;
       rows.push(row);
       console.log(`${row.file} ${roomId}/${styleId}: ${row.staged ? `${row.pieces} pieces, ${(100 * row.unchangedShare).toFixed(1)} % untouched, outside mask ${row.outsideMask}, openings ${row.openingPixels}, ${row.seconds.toFixed(0)} s` : `refused: ${row.reason}`}`);
-      tiles.push(await sheetRow(image, output, `${row.file} — ${roomId}, ${styleId}: ${row.staged ? `${row.pieces} pieces` : `refused (${row.reason?.split(':')[0]})`}`));
+      tiles.push(await sheetRow([image, output], `${row.file} — ${roomId}, ${styleId}: ${row.staged ? `${row.pieces} pieces` : `refused (${row.reason?.split(':')[0]})`}`));
     }
   }
-  const heights = await Promise.all(tiles.map(async (t) => (await sharp(t).metadata()).height!));
-  const width = Math.max(...(await Promise.all(tiles.map(async (t) => (await sharp(t).metadata()).width!))));
-  let top = 0;
-  const placed = tiles.map((input, k) => {
-    const at = top;
-    top += heights[k]!;
-    return { input, left: 0, top: at };
-  });
-  await sharp({ create: { width, height: top, channels: 3, background: '#000' } }).composite(placed).jpeg({ quality: 82 }).toFile(SHEET);
+  await writeSheet(tiles, SHEET);
 
   const staged = rows.filter((r) => r.staged);
   const md = [
@@ -147,19 +140,6 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
   ].join('\n');
   writeSection('staging-rooms', md);
   console.log(md);
-}
-
-async function sheetRow(input: RawImage, output: RawImage, caption: string): Promise<Buffer> {
-  const height = 300;
-  const toPng = async (image: RawImage) => sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).resize({ height }).png().toBuffer();
-  const a = await toPng(input);
-  const b = await toPng(output);
-  const w = (await sharp(a).metadata()).width!;
-  const label = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${2 * w + 6}" height="20"><rect width="100%" height="100%" fill="#000"/><text x="4" y="14" font-family="sans-serif" font-size="13" fill="#ff0">${caption.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`);
-  return sharp({ create: { width: 2 * w + 6, height: height + 22, channels: 3, background: '#000' } })
-    .composite([{ input: label, left: 0, top: 0 }, { input: a, left: 0, top: 22 }, { input: b, left: w + 6, top: 22 }])
-    .png()
-    .toBuffer();
 }
 
 /** A photo resized to about `megapixels`, its orientation applied. */

@@ -5,6 +5,7 @@ import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
+import { stepTimer } from '../step-timer.js';
 import { MIN_REFRESH_LAYOUT_CONFIDENCE, refreshPhoto } from '../refresh/refresh-photo.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
@@ -80,14 +81,7 @@ export interface Skipped {
 export async function redesignPhoto(image: RawImage, request: RedesignRequest, deps: RedesignDeps): Promise<RedesignedPhoto> {
   const progress = deps.progress ?? (() => {});
   const abortable = deps.signal ? { signal: deps.signal } : {};
-  const started = performance.now();
-  const milliseconds: Record<string, number> = {};
-  let clock = started;
-  const lap = (name: string) => {
-    const now = performance.now();
-    milliseconds[name] = Math.round(now - clock);
-    clock = now;
-  };
+  const timer = stepTimer(deps.signal);
 
   // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
   const found = await findCandidates(image, deps.lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
@@ -99,7 +93,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     ...abortable,
     progress: (f) => progress(0.3 * f),
   });
-  lap('removal');
+  timer.lap('removal');
   progress(0.3);
   let current = removal.image;
   // An object outside the user's mask stands as much as one the self-check kept: new furniture keeps clear of both.
@@ -139,7 +133,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       walls = { changed: false, paint, reason: report.unchangedReason, detail: report.unchangedDetail };
     }
   }
-  lap('walls');
+  timer.lap('walls');
   progress(0.4);
 
   // 3. The floor: not relaid yet (the refresh answers floors 501: the engine cannot yet check that a new floor covers
@@ -190,7 +184,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       staging = skipped('no_room_for_furniture', error.message);
     }
   }
-  lap('staging');
+  timer.lap('staging');
 
   // The steps' own masks: each says where it may have changed the photo, so a pixel changed outside them is a bug the
   // tests and bench:redesign would see.
@@ -233,7 +227,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         staging,
         changedPixels,
         unchangedShare: round(1 - changedPixels / (image.width * image.height)),
-        milliseconds: { ...milliseconds, total: Math.round(performance.now() - started) },
+        milliseconds: timer.report(),
       },
     },
     steps: {

@@ -22,6 +22,7 @@ import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-obje
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
+import { stepTimer } from '../step-timer.js';
 
 /** What to do: a paint on the walls (an sRGB colour) or a floor material. */
 export type RefreshRequest =
@@ -162,22 +163,14 @@ const ENCLOSED_BORDER = 0.75;
  * reason: a wrongly painted room is worse than none.
  */
 export async function refreshPhoto(image: RawImage, request: RefreshRequest, deps: RefreshDeps): Promise<RefreshedPhoto> {
-  const started = performance.now();
-  const milliseconds: Record<string, number> = {};
-  let clock = started;
-  const lap = (name: string) => {
-    const now = performance.now();
-    milliseconds[name] = Math.round(now - clock);
-    clock = now;
-    deps.signal?.throwIfAborted();
-  };
+  const timer = stepTimer(deps.signal);
   const progress = deps.progress ?? (() => {});
   const analysis = await analyzeRoom(image, deps.lines.layout, {
     ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
     lineSourceName: deps.lines.name,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  lap('analysis');
+  timer.lap('analysis');
   progress(0.3);
   const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
   const round = (v: number) => Math.round(v * 1000) / 1000;
@@ -191,7 +184,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   };
   const unchanged = (reason: RefreshUnchangedReason, detail: string, surface?: SurfaceMask): RefreshedPhoto => ({
     image,
-    result: { refresh: { ...report, unchanged: true, unchangedReason: reason, unchangedDetail: detail, changedPixels: 0, milliseconds: { ...milliseconds, total: Math.round(performance.now() - started) } } },
+    result: { refresh: { ...report, unchanged: true, unchangedReason: reason, unchangedDetail: detail, changedPixels: 0, milliseconds: timer.report() } },
     analysis,
     ...(surface ? { surface } : {}),
     openings,
@@ -217,7 +210,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const scale = image.width / width;
   const labels = layoutLabels(analysis, width, height);
   const objects = deps.detectors ? await objectsMask(image, analysis, deps.detectors, deps.signal) : undefined;
-  lap('objects');
+  timer.lap('objects');
   progress(0.6);
   const forbidden = forbiddenCells(analysis, planes, scale, objects);
   // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height; they
@@ -241,7 +234,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
         { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true },
       )
     : floorSurface;
-  lap('surface');
+  timer.lap('surface');
   const objectCells = objects ? gridOf(objects, analysis, width, height) : new Uint8Array(width * height);
   const layout = layoutMeasures(surface, labels, faces, objectCells);
   const floorLayout = walls ? layoutMeasures(floorSurface, labels, [FLOOR], objectCells) : layout;
@@ -343,7 +336,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
       grain: { sigma: estimateNoiseLevel(image, region), seed: request.seed },
     });
   }
-  lap('render');
+  timer.lap('render');
   progress(1);
   return {
     image: output.image,
@@ -357,7 +350,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
         light: { cast: light.cast.map(round), whiteLevel: round(light.whiteLevel), castConfidence: round(light.castConfidence) },
         oldAlbedo: round(oldAlbedo),
         openingsKept: analysis.openings.length,
-        milliseconds: { ...milliseconds, total: Math.round(performance.now() - started) },
+        milliseconds: timer.report(),
       },
     },
     analysis,
