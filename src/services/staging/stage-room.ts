@@ -168,6 +168,9 @@ export async function stageRoom(
   };
 }
 
+/** Widest a floor region may be, over its height, to be taken for something standing (floorStandingOutlines). */
+const MAX_STANDING_ASPECT = 3;
+
 /**
  * What stands on the floor that no detector names (a pillar, the foot of a kitchen island, a box), as the declutter's
  * floor-clutter finder sees it, where the layout is trusted enough for it. Its box holds only the floor part of each,
@@ -177,7 +180,14 @@ export async function stageRoom(
 function floorStandingOutlines(image: RawImage, analysis: RoomAnalysis): [number, number][][] {
   if (!(analysis.confidence.layout >= MIN_PLANE_CONFIDENCE)) return [];
   const { boxes } = findClutter(image, floorMask(analysis), new Uint8Array(image.width * image.height));
-  return boxes.map((b) => [[b.x, 0], [b.x + b.width, 0], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]);
+  const margin = 2;
+  // Only compact regions inside the frame: a long strip is the layout's floor edge running along a wall's foot (a
+  // rendered room's bounce light read as clutter: 556 × 44 px), and a region cut by the frame is most often the
+  // layout's error at the border; neither is something standing (the pillar's foot: 40 × 38 px).
+  const standing = boxes.filter(
+    (b) => b.width <= MAX_STANDING_ASPECT * b.height && b.x > margin && b.x + b.width < image.width - margin && b.y + b.height < image.height - margin,
+  );
+  return standing.map((b) => [[b.x, 0], [b.x + b.width, 0], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]);
 }
 
 /** The plan as the job reports it: the floor in metres, each footprint, what was left out, and a drawing from above. */
