@@ -29,8 +29,8 @@
  * median over the pixels inside both masks (each image first averaged over a 5 × 5 window inside both masks, as the
  * single-piece bench does); the number of pieces; the pixels changed outside our change mask (must be 0). Medians
  * and means over the staged rooms. There is no baseline: the truth follows our arrangement, so a baseline would
- * measure only what the single-piece bench already does. Rooms where stageRoom refuses (no room for the programme)
- * are counted and named, not failures.
+ * measure only what the single-piece bench already does. Rooms where stageRoom refuses (no room for the programme,
+ * an unsure layout) are counted and named, not failures.
  *
  * Writes DIR/results.json, the `staging-known-answer-rooms` section of docs/benchmarks.md and
  * docs/images/staging-known-answer-rooms.jpg (rows: empty | truth | ours) unless --no-write.
@@ -418,7 +418,7 @@ async function runOurs(
     staged = await stageOurs(empty, request, deps);
   } catch (error) {
     const message = (error as Error).message;
-    const refusal = error instanceof AppError && error.code === 'no_room_for_furniture';
+    const refusal = error instanceof AppError && (error.code === 'no_room_for_furniture' || error.code === 'layout_uncertain');
     const meta: OursMeta = { staged: false, ...(refusal ? { refused: message } : { error: message }), seconds: (performance.now() - t0) / 1000 };
     return { meta, truthPieces: [] };
   }
@@ -606,7 +606,7 @@ our own arrangement, and the single-piece bench (staging-known-answer) already c
 
 ${table}
 
-Staged ${staged.length} of ${results.length} rooms (${pieceCount} pieces).${refused.length > 0 ? ` Refused by stageRoom (no room for the programme, counted, not failures): ${refused.join('; ')}.` : ''}${failed.length > 0 ? ` Failed: ${failed.join('; ')}.` : ''}${harnessFailures.length > 0 ? ` Left out because the harness failed: ${harnessFailures.join('; ')}.` : ''}
+Staged ${staged.length} of ${results.length} rooms (${pieceCount} pieces).${refused.length > 0 ? ` Refused by stageRoom (no room for the programme, or an unsure layout; counted, not failures): ${refused.join('; ')}.` : ''}${failed.length > 0 ? ` Failed: ${failed.join('; ')}.` : ''}${harnessFailures.length > 0 ? ` Left out because the harness failed: ${harnessFailures.join('; ')}.` : ''}
 ${notes.join('\n')}
 Our camera's height over the true one is the scale ours draws the room at: above 1, our room is larger than the true
 one, so the truth's pieces, put where our image shows them, stand nearer the camera and look larger than ours.

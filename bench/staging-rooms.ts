@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
+import { AppError } from '../src/errors.js';
 import { loadConfig } from '../src/config/config.js';
 import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
@@ -65,6 +66,8 @@ interface Row {
   styleId: string;
   staged: boolean;
   reason?: string;
+  /** The refusal's error code (no_room_for_furniture, layout_uncertain). */
+  code?: string;
   pieces: number;
   completeness: number;
   unchangedShare: number;
@@ -104,6 +107,7 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
         output = staged.image;
       } catch (error) {
         row.reason = (error as Error).message;
+        row.code = error instanceof AppError ? error.code : 'error';
       }
       row.seconds = (performance.now() - started) / 1000;
       rows.push(row);
@@ -126,7 +130,7 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     '',
     '| Measure | Result |',
     '|---|---|',
-    `| Rooms staged | ${staged.length} of ${rows.length} (the others answered 400 no_room_for_furniture with the reason) |`,
+    `| Rooms staged | ${staged.length} of ${rows.length} (the others refused with the reason: ${refusalCounts(rows)}) |`,
     `| Pieces per staged room (median) | ${staged.length ? median(staged.map((r) => r.pieces)) : '–'} |`,
     `| Programme completeness (median of staged) | ${staged.length ? `${(100 * median(staged.map((r) => r.completeness))).toFixed(0)} %` : '–'} |`,
     `| Pixels left bit-identical (median share; today's products leave 5–76 %) | ${staged.length ? `${(100 * median(staged.map((r) => r.unchangedShare))).toFixed(1)} %` : '–'} |`,
@@ -219,3 +223,10 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/** How many rows each refusal code answered, e.g. "12 layout_uncertain, 9 no_room_for_furniture". */
+function refusalCounts(rows: readonly Row[]): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (!r.staged) counts.set(r.code ?? 'error', (counts.get(r.code ?? 'error') ?? 0) + 1);
+  return [...counts].map(([code, n]) => `${n} ${code}`).join(', ') || 'none';
+}

@@ -74,6 +74,7 @@ export const ERROR_TITLES = {
   mask_size_mismatch: 'The mask does not have the image dimensions',
   input_missing: 'The stored input image is gone',
   no_room_for_furniture: 'There is no room for the furniture',
+  layout_uncertain: 'The room’s layout in the photo is too uncertain to furnish',
   renderer_unavailable: 'The 3D renderer is not installed',
   render_failed: 'Rendering failed',
   sync_timeout: 'The result was not ready in time',

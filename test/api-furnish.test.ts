@@ -121,6 +121,19 @@ describe('POST /v1/furnish with roomId and the smart stagings', { timeout: 4 * T
     assert.match(problem.detail, /mark a larger area/);
   });
 
+  it('refuses a whole room on a photo whose layout is unsure with a 422 naming it and suggesting single pieces', async () => {
+    // A blank wall: no edge tells where a floor would be.
+    const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#d8d4cc' } }).png().toBuffer();
+    for (const path of ['/v1/smart-staging-v2', '/v1/furnish']) {
+      const response = await post(path, { url: dataUrl(blank), styleId: 'modern', roomId: 'living_room', seed: 1 });
+      assert.equal(response.statusCode, 422, `${path}: ${response.body}`);
+      const problem = response.json();
+      assert.equal(problem.code, 'layout_uncertain');
+      assert.match(problem.detail, /^the room's layout was found with confidence [\d.]+, below 0\.6: /);
+      assert.match(problem.detail, /furnitureId/);
+    }
+  });
+
   it(
     'stages a whole room: several pieces, pixels outside the change mask untouched, the plan in the job',
     { skip: blender.ok ? false : 'Blender is not installed' },

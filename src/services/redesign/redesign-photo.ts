@@ -6,7 +6,7 @@ import type { ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
-import { MIN_REFRESH_LAYOUT_CONFIDENCE, refreshPhoto } from '../refresh/refresh-photo.js';
+import { refreshPhoto } from '../refresh/refresh-photo.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
 import { stageRoom } from '../staging/stage-room.js';
@@ -147,7 +147,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  const notStaged = whyNotStage(found.analysis.confidence.layout, removal.kept);
+  const notStaged = whyNotStage(removal.kept);
   if (notStaged) {
     staging = notStaged;
   } else {
@@ -164,6 +164,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
           windowsChosen: true,
           wallsPreserved: request.preserveWalls,
           refusalFix: 'the redesign’s other steps stand; a room type with a smaller programme may fit',
+          layoutFix: 'the redesign’s other steps stand',
           ...(request.mask ? { mask: request.mask } : {}),
         },
         {
@@ -171,6 +172,8 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),
+          // The photo's own room, as the removal found it: the removal and the paint change no plane of it.
+          analysis: found.analysis,
           ...abortable,
           progress: (f) => progress(0.4 + 0.58 * f),
         },
@@ -179,9 +182,10 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       stagingMask = staged.changeMask;
       staging = { changed: true, ...(staged.result.staging as Record<string, unknown>) };
     } catch (error) {
-      // A room with no place for the programme keeps its floor as it is; the other steps stand.
-      if (!(error instanceof AppError && error.code === 'no_room_for_furniture')) throw error;
-      staging = skipped('no_room_for_furniture', error.message);
+      // A room with no place for the programme, or whose layout is unsure, keeps its floor as it is; the other steps
+      // stand.
+      if (!(error instanceof AppError && (error.code === 'no_room_for_furniture' || error.code === 'layout_uncertain'))) throw error;
+      staging = skipped(error.code, error.message);
     }
   }
   timer.lap('staging');
@@ -240,18 +244,13 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
 }
 
 /**
- * Why the style's furniture is not staged, or undefined where it may be:
- * - `layout_uncertain`: the walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up)
- *   furniture is planned on a floor that is not there (seen on furnished_bedroom_pano360_11: a bed hanging from the
- *   ceiling);
+ * Why the style's furniture is not staged, or undefined where it may be (an unsure layout is stageRoom's own refusal,
+ * `layout_uncertain`):
  * - `furniture_kept`: furniture or a person the declutter could not remove cleanly still stands (furnish's labels and
  *   scores): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
  *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
  */
-export function whyNotStage(layoutConfidence: number, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
-  if (!(layoutConfidence >= MIN_REFRESH_LAYOUT_CONFIDENCE)) {
-    return skipped('layout_uncertain', `the room's layout was found with confidence ${Math.round(layoutConfidence * 1000) / 1000}, below ${MIN_REFRESH_LAYOUT_CONFIDENCE}`);
-  }
+export function whyNotStage(kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
   const furniture = kept.filter((k) => isStandingFurniture(k));
   if (furniture.length === 0) return undefined;
   const labels = [...new Set(furniture.map((k) => k.label))].join(', ');

@@ -18,6 +18,7 @@ import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
 import { analysisBox, analysisCamera, analyzeRoom, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
+import { layoutDoubt } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
@@ -72,8 +73,6 @@ export interface RefreshedPhoto {
   openings: Uint8Array;
 }
 
-/** Layout confidence below which neither walls nor floor are touched. */
-export const MIN_REFRESH_LAYOUT_CONFIDENCE = 0.6;
 /**
  * Least share of the photo the surface's layout faces must cover. The floor's is higher: a layout that shows a sliver
  * of floor in a photo of a room has most often misplaced it, and a new floor on part of the old one is a patchwork.
@@ -190,9 +189,8 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     openings,
   });
 
-  if (!(analysis.confidence.layout >= MIN_REFRESH_LAYOUT_CONFIDENCE)) {
-    return unchanged('layout_uncertain', `the room's layout was found with confidence ${round(analysis.confidence.layout)}, below ${MIN_REFRESH_LAYOUT_CONFIDENCE}`);
-  }
+  const doubt = layoutDoubt(analysis);
+  if (doubt) return unchanged('layout_uncertain', doubt);
   const floorShare = analysis.layout.faces.filter((f) => f.label === 'floor').reduce((sum, f) => sum + f.share, 0);
   const horizonGrid = horizonCells(analysis, 200, 200);
   const shareBelow = horizonGrid.reduce((sum, v) => sum + v, 0) / horizonGrid.length;

@@ -8,6 +8,7 @@ import { findClutter } from '../../vision/declutter/clutter.js';
 import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
 import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
+import { layoutDoubt } from '../geometry/layout-trust.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -55,6 +56,8 @@ export interface StageRoomRequest {
   windowsChosen: boolean;
   /** The fix a refusal suggests, where the caller knows better than the request's own switches (a redesign). */
   refusalFix?: string;
+  /** The fix a refusal for an unsure layout suggests (a redesign's other steps stand). */
+  layoutFix?: string;
   /** Hang nothing on the walls (a redesign asked to preserve them). */
   wallsPreserved?: boolean;
 }
@@ -73,17 +76,30 @@ export async function stageRoom(
     renderer: FurnitureRenderer;
     quality: RenderQuality;
     existing?: ExistingFurniture;
+    /** The room as the caller analysed it already, on this photo or on the same room before it changed (a redesign). */
+    analysis?: RoomAnalysis;
     signal?: AbortSignal;
     progress?: (fraction: number) => void;
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const analysis = await analyzeRoom(image, deps.lines.layout, {
-    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
-    lineSourceName: deps.lines.name,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  const analysis =
+    deps.analysis ??
+    (await analyzeRoom(image, deps.lines.layout, {
+      ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
+      lineSourceName: deps.lines.name,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    }));
   progress(0.15);
+  // A whole room planned on a floor the analysis is unsure of comes out as pieces too large, floating or cut by the
+  // frame: refused, where a single piece at a marked spot may still do.
+  const doubt = layoutDoubt(analysis);
+  if (doubt) {
+    const fix =
+      request.layoutFix ??
+      'furnish single pieces with furnitureId and a mask marking the floor where each should stand; a photo taken level from a corner, with the floor and two walls in view, is analysed more surely';
+    throw new AppError('layout_uncertain', 422, `${doubt}: ${fix}`);
+  }
   const room = roomModel(analysis);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
   const obstacles = [...(standing ?? []).map(shrunkOutline), ...floorStandingOutlines(image, analysis)];
