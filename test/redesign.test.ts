@@ -24,15 +24,20 @@ describe('the paint a redesign gives the walls', () => {
   });
 });
 
+/** An analysis's confidences, the layout's as given. */
+const layoutFound = (layout: number) => ({ confidence: { vanishingPoints: 1, layout, overall: Math.sqrt(layout) } });
+
 describe('when a redesign stages no furniture', () => {
-  it('stages where nothing the declutter kept is furniture or a person at furnish’s scores', () => {
-    assert.equal(whyNotStage([]), undefined);
+  it('stages on a sure layout where nothing the declutter kept is furniture or a person at furnish’s scores', () => {
+    assert.equal(whyNotStage(layoutFound(0.8), []), undefined);
     // A cup, and a low-scored "table" over the floor of an empty room, are no reason.
-    assert.equal(whyNotStage([{ label: 'cup', source: 'centernet', score: 0.9 }, { label: 'table', source: 'objectron', score: 0.27 }]), undefined);
+    assert.equal(whyNotStage(layoutFound(0.8), [{ label: 'cup', source: 'centernet', score: 0.9 }, { label: 'table', source: 'objectron', score: 0.27 }]), undefined);
   });
 
-  it('stages nothing beside a bed, a sofa or a person the declutter kept (furniture_kept)', () => {
-    const kept = whyNotStage([{ label: 'bed', source: 'centernet', score: 0.7 }, { label: 'person', source: 'nanodet', score: 0.8 }, { label: 'bed', source: 'objectron', score: 0.5 }]);
+  it('stages nothing on an unsure layout (layout_uncertain) or beside a bed, a sofa or a person the declutter kept (furniture_kept)', () => {
+    assert.equal(whyNotStage(layoutFound(0.002), [])?.reason, 'layout_uncertain');
+    assert.equal(whyNotStage(layoutFound(Number.NaN), [])?.reason, 'layout_uncertain');
+    const kept = whyNotStage(layoutFound(0.9), [{ label: 'bed', source: 'centernet', score: 0.7 }, { label: 'person', source: 'nanodet', score: 0.8 }, { label: 'bed', source: 'objectron', score: 0.5 }]);
     assert.equal(kept?.reason, 'furniture_kept');
     assert.match(kept!.detail, /^the bed, person in the photo could not be removed cleanly/);
   });

@@ -162,6 +162,24 @@ describe('planRoom', () => {
     }
   });
 
+  it('sets a table with two chairs or more, never one, however little floor a mask leaves', () => {
+    const { width, height } = room.camera;
+    let tables = 0;
+    for (const share of [0.25, 0.35, 0.45, 0.55]) {
+      const mask = new Uint8Array(width * height);
+      // A strip of the floor near the camera, narrower and narrower.
+      for (let y = Math.round(height * (1 - share)); y < height; y++) for (let x = Math.round(width * 0.3); x < width; x++) mask[y * width + x] = 1;
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const plan = planRoom(room, request('dining_room', seed, { mask }));
+        if (!plan.pieces.some((p) => p.furnitureId === 'dining_table' || p.furnitureId === 'kitchen_table')) continue;
+        tables++;
+        const chairs = plan.pieces.filter((p) => p.group === 'table' && p.furnitureId === 'dining_chair').length;
+        assert.ok(chairs >= 2, `mask ${share}, seed ${seed}: a table with ${chairs} chair`);
+      }
+    }
+    assert.ok(tables > 0, 'no table was planned at all');
+  });
+
   it('inside a mask only, and says what it left out when the mask is small', () => {
     const { width, height } = room.camera;
     const mask = new Uint8Array(width * height);

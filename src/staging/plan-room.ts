@@ -29,6 +29,11 @@ const ART_CLEARANCE_M = 0.15;
 /** How far a chair's seat tucks under its table. */
 const CHAIR_TUCK_M = 0.1;
 /**
+ * Fewest chairs around a table (or all its places, where it has fewer): a table with one chair reads as a room left
+ * half-furnished (seen on empty_dining_01: a table with one chair, cut by the frame).
+ */
+const MIN_CHAIRS_AROUND = 2;
+/**
  * Looser than one piece's rules: a room's pieces stand from PLAN_NEAREST_M, may be cut by the frame's sides (only
  * each footprint's centre need be seen), and its rugs may lie in door strips (the walkway check keeps doors
  * reachable). Each of the single piece's stricter settings lowers the plans' completeness (bench:staging-plans).
@@ -251,7 +256,8 @@ function groupCandidatesWith(
           frontFootprint = piece.footprint;
         }
       }
-      if (kept === 0 && placements.length > 0) {
+      const needed = member.relation.kind === 'around' ? Math.min(MIN_CHAIRS_AROUND, placements.length) : 1;
+      if (kept < needed && placements.length > 0) {
         if (!member.optional) {
           failed = true;
           break;

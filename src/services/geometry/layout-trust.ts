@@ -1,17 +1,50 @@
 import type { RoomAnalysis } from './analyze-room.js';
 
 /**
- * Layout confidence (analyzeRoom's `confidence.layout`) below which nothing is painted on the room's planes or planned
- * on its floor: the walls and floor of a refresh, and every whole-room staging (furnish with roomId, the smart
- * stagings, a redesign's furniture). Under it the analysis has most often put the floor where it is not: seen on
- * furnished_bedroom_pano360_11 (a bed hanging from the ceiling), empty_studio_white_03 (an overexposed room: pieces
- * too large, a sofa floating) and empty_dining_01 (a table with one chair cut by the frame) (docs/decisions/0012).
+ * Layout confidence (analyzeRoom's `confidence.layout`) below which a refresh paints no wall or floor and a redesign
+ * stages nothing. The confidence swings between sizes of one photo while the layout stays the same (empty_living_01:
+ * 0.93 at 1024 px, 0.56 at 2 MP, 1.00 at full size; its drawn layout error 0.9 %), so the whole-room stagings ask
+ * less of it and check the floor the layout shows instead (src/services/staging/stage-room.ts,
+ * docs/decisions/0012).
  */
 export const MIN_TRUSTED_LAYOUT_CONFIDENCE = 0.6;
 
-/** Why the room's layout is not to be built on, in a sentence; undefined where it may be. */
-export function layoutDoubt(analysis: Pick<RoomAnalysis, 'confidence'>): string | undefined {
+/**
+ * When at least this share of the photo lies below the horizon, a room photo shows its floor: a layout that shows
+ * little or none has put a wall before the camera or the floor's edge too low, which is a wrong layout far more often
+ * than a real view.
+ */
+export const VIEW_BELOW_HORIZON = 0.33;
+
+/** Why the layout's confidence is too low to build on, in a sentence; undefined where it is at least `least`. */
+export function unsureLayout(analysis: Pick<RoomAnalysis, 'confidence'>, least = MIN_TRUSTED_LAYOUT_CONFIDENCE): string | undefined {
   const confidence = analysis.confidence.layout;
-  if (confidence >= MIN_TRUSTED_LAYOUT_CONFIDENCE) return undefined;
-  return `the room's layout was found with confidence ${Math.round(confidence * 1000) / 1000}, below ${MIN_TRUSTED_LAYOUT_CONFIDENCE}`;
+  if (confidence >= least) return undefined;
+  return `the room's layout was found with confidence ${Math.round(confidence * 1000) / 1000}, below ${least}`;
+}
+
+/**
+ * Why the layout shows too little floor for a photo that looks down at one (at least VIEW_BELOW_HORIZON of it below
+ * the horizon), in a sentence; undefined where it shows enough.
+ */
+export function missingFloor(analysis: Pick<RoomAnalysis, 'layout' | 'horizon' | 'image'>, minFloorShare: number): string | undefined {
+  const floorShare = analysis.layout.faces.filter((f) => f.label === 'floor').reduce((sum, f) => sum + f.share, 0);
+  const below = horizonCells(analysis, 200, 200);
+  const shareBelow = below.reduce((sum, v) => sum + v, 0) / below.length;
+  if (shareBelow < VIEW_BELOW_HORIZON || floorShare >= minFloorShare) return undefined;
+  return `the room's layout shows floor on ${(100 * floorShare).toFixed(0)} % of the photo although ${(100 * shareBelow).toFixed(0)} % of it lies below the horizon`;
+}
+
+/** 1 on the cells (of a width × height grid over the photo) below the horizon, where the floor can be. */
+export function horizonCells(analysis: Pick<RoomAnalysis, 'horizon' | 'image'>, width: number, height: number): Uint8Array {
+  const { a, b, c } = analysis.horizon;
+  const sx = analysis.image.width / width;
+  const sy = analysis.image.height / height;
+  // The floor's side of the horizon is the side a point far below the image lies on when the camera is upright.
+  const floorSide = Math.sign(a * analysis.image.width * 0.5 + b * analysis.image.height * 10 + c);
+  const cells = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) if (Math.sign(a * (x + 0.5) * sx + b * (y + 0.5) * sy + c) === floorSide) cells[y * width + x] = 1;
+  }
+  return cells;
 }

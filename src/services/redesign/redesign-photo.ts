@@ -4,8 +4,10 @@ import type { RawImage } from '../../vision/raw-image.js';
 import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
+import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
+import { unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
@@ -147,7 +149,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  const notStaged = whyNotStage(removal.kept);
+  const notStaged = whyNotStage(found.analysis, removal.kept);
   if (notStaged) {
     staging = notStaged;
   } else {
@@ -172,8 +174,6 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),
-          // The photo's own room, as the removal found it: the removal and the paint change no plane of it.
-          analysis: found.analysis,
           ...abortable,
           progress: (f) => progress(0.4 + 0.58 * f),
         },
@@ -244,13 +244,17 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
 }
 
 /**
- * Why the style's furniture is not staged, or undefined where it may be (an unsure layout is stageRoom's own refusal,
- * `layout_uncertain`):
+ * Why the style's furniture is not staged, or undefined where it may be (stageRoom's own refusals aside):
+ * - `layout_uncertain`: the walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up)
+ *   furniture is planned on a floor that is not there (seen on furnished_bedroom_pano360_11: a bed hanging from the
+ *   ceiling);
  * - `furniture_kept`: furniture or a person the declutter could not remove cleanly still stands (furnish's labels and
  *   scores): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
  *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
  */
-export function whyNotStage(kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
+export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'>, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
+  const unsure = unsureLayout(analysis);
+  if (unsure) return skipped('layout_uncertain', unsure);
   const furniture = kept.filter((k) => isStandingFurniture(k));
   if (furniture.length === 0) return undefined;
   const labels = [...new Set(furniture.map((k) => k.label))].join(', ');

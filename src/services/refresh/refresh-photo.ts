@@ -18,7 +18,7 @@ import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
 import { analysisBox, analysisCamera, analyzeRoom, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
-import { layoutDoubt } from '../geometry/layout-trust.js';
+import { horizonCells, missingFloor, unsureLayout } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
@@ -126,12 +126,7 @@ const MAX_OBJECT_SHARE = 0.5;
  * given more: it is the axis along which the light's colour moves (warm bounce from a wooden floor, blue shade).
  */
 const WALL_MAX_SPREAD = [0.4, 0.12, 0.03, 0.6] as const;
-/**
- * When at least this share of the photo lies below the horizon, a box room shows its floor: a layout that shows
- * none has put a wall right before the camera, which is a wrong layout far more often than a real view.
- */
-const VIEW_BELOW_HORIZON = 0.33;
-/** Least floor share such a view's layout must show. */
+/** Least floor share the layout of a photo that looks down at the floor must show (missingFloor). */
 const MIN_FLOOR_SHARE = 0.02;
 
 const WALL_FACES = [WALL_LEFT, WALL_FRONT, WALL_RIGHT, WALL_BACK];
@@ -189,14 +184,8 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     openings,
   });
 
-  const doubt = layoutDoubt(analysis);
+  const doubt = unsureLayout(analysis) ?? missingFloor(analysis, MIN_FLOOR_SHARE);
   if (doubt) return unchanged('layout_uncertain', doubt);
-  const floorShare = analysis.layout.faces.filter((f) => f.label === 'floor').reduce((sum, f) => sum + f.share, 0);
-  const horizonGrid = horizonCells(analysis, 200, 200);
-  const shareBelow = horizonGrid.reduce((sum, v) => sum + v, 0) / horizonGrid.length;
-  if (shareBelow >= VIEW_BELOW_HORIZON && floorShare < MIN_FLOOR_SHARE) {
-    return unchanged('layout_uncertain', `the layout shows no floor although ${(100 * shareBelow).toFixed(0)} % of the photo lies below the horizon`);
-  }
   const faceLabels = walls ? ['wall-left', 'wall-front', 'wall-right', 'wall-back'] : ['floor'];
   const faceShare = analysis.layout.faces.filter((f) => faceLabels.includes(f.label)).reduce((sum, f) => sum + f.share, 0);
   if (faceShare < MIN_FACE_SHARE[request.transformation]) {
@@ -499,20 +488,6 @@ function layoutMeasures(surface: SurfaceMask, labels: Uint8Array, faces: readonl
     worstFaceMain,
     pieces: pieces.filter((p) => p.pixels.length >= 0.005 * faceCells).length,
   };
-}
-
-/** 1 on the cells (of a width × height grid over the photo) below the horizon, where the floor can be. */
-function horizonCells(analysis: RoomAnalysis, width: number, height: number): Uint8Array {
-  const { a, b, c } = analysis.horizon;
-  const sx = analysis.image.width / width;
-  const sy = analysis.image.height / height;
-  // The floor's side of the horizon is the side a point far below the image lies on when the camera is upright.
-  const floorSide = Math.sign(a * analysis.image.width * 0.5 + b * analysis.image.height * 10 + c);
-  const cells = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) if (Math.sign(a * (x + 0.5) * sx + b * (y + 0.5) * sy + c) === floorSide) cells[y * width + x] = 1;
-  }
-  return cells;
 }
 
 function isWall(label: string): label is WallLabel {

@@ -8,7 +8,7 @@ import { findClutter } from '../../vision/declutter/clutter.js';
 import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
 import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
-import { layoutDoubt } from '../geometry/layout-trust.js';
+import { missingFloor, unsureLayout } from '../geometry/layout-trust.js';
 import type { ChosenLines } from '../operations/line-source-choice.js';
 import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -40,6 +40,20 @@ export const WHOLE_ROOM_ADAPTIVE_THRESHOLD = 0.05;
  * 8–74 % (docs/decisions/0012).
  */
 export const MAX_HUNG_EDGE_SHARE = 0.03;
+/**
+ * Least share of the photo the layout's floor must cover for a whole room, where the photo looks down at the floor
+ * (missingFloor). On the shared empty rooms the layouts that were right showed 11–35 % floor; the ones that had put
+ * the floor's edge far too low showed 0–6 % (empty_studio_white_03 at 6 %, drawn layout error 21 %: pieces too large
+ * and floating), and the share moved by at most 0.02 between 1024 px, 2 MP and full size where the layout stayed the
+ * same (docs/decisions/0012).
+ */
+export const MIN_ROOM_FLOOR_SHARE = 0.08;
+/**
+ * Least layout confidence for a whole room. Lower than the refresh's 0.6: on right layouts the confidence swung
+ * between 0.47 and 1.00 over three sizes of one photo; a photo with no room in it (a blank wall) gets the analysis's
+ * fallback box at 0 (docs/decisions/0012).
+ */
+export const MIN_ROOM_LAYOUT_CONFIDENCE = 0.3;
 
 export interface StageRoomRequest {
   roomId: string;
@@ -76,24 +90,20 @@ export async function stageRoom(
     renderer: FurnitureRenderer;
     quality: RenderQuality;
     existing?: ExistingFurniture;
-    /** The room as the caller analysed it already, on this photo or on the same room before it changed (a redesign). */
-    analysis?: RoomAnalysis;
     signal?: AbortSignal;
     progress?: (fraction: number) => void;
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const analysis =
-    deps.analysis ??
-    (await analyzeRoom(image, deps.lines.layout, {
-      ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
-      lineSourceName: deps.lines.name,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    }));
+  const analysis = await analyzeRoom(image, deps.lines.layout, {
+    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
+    lineSourceName: deps.lines.name,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
   progress(0.15);
-  // A whole room planned on a floor the analysis is unsure of comes out as pieces too large, floating or cut by the
-  // frame: refused, where a single piece at a marked spot may still do.
-  const doubt = layoutDoubt(analysis);
+  // A whole room planned on a layout found without evidence, or one that shows too little of the floor, comes out as
+  // pieces too large, floating or cut by the frame: refused, where a single piece at a marked spot may still do.
+  const doubt = unsureLayout(analysis, MIN_ROOM_LAYOUT_CONFIDENCE) ?? missingFloor(analysis, MIN_ROOM_FLOOR_SHARE);
   if (doubt) {
     const fix =
       request.layoutFix ??
