@@ -168,7 +168,10 @@ export function registerOperationRoutes(app: HttpApp, deps: OperationRouteDeps):
             404: problemResponse('The result of this synchronous job has expired.', JOB_PROBLEM_HEADERS),
             413: problemResponse('The request body is too large, has too many keys or array items, or is large outside url and mask.'),
             415: problemResponse('The request body is not JSON.'),
-            422: problemResponse('The Idempotency-Key was used with a different request.'),
+            422: problemResponse(
+              'The Idempotency-Key was used with a different request (`idempotency_key_reused`), or a whole-room staging found the photo’s room layout too uncertain to furnish (`layout_uncertain`).',
+              JOB_PROBLEM_HEADERS,
+            ),
             429: problemResponse('Too many requests (`rate_limited`), or a test key past its daily jobs (`test_key_daily_limit`); see Retry-After.'),
             500: problemResponse('Our fault; the request id finds it in the logs.', JOB_PROBLEM_HEADERS),
             501: problemResponse('The operation is not built on this server.'),
