@@ -130,7 +130,7 @@ interface RoomResult {
   styleId: string;
   seed: number;
   staged: boolean;
-  /** stageRoom's refusal (no room for the programme): counted, not a failure. */
+  /** stageRoom's refusal (no room for the programme, or an unsure layout): counted, not a failure. */
   refused?: string;
   /** Any other error of stageRoom. */
   error?: string;

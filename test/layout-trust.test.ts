@@ -36,10 +36,10 @@ describe('whether a layout is trusted', () => {
     const floor = analysis.layout.faces.filter((f) => f.label === 'floor').reduce((s, f) => s + f.share, 0);
     assert.ok(floor > 0.15, `the room's floor found on ${floor} of the photo`);
     assert.equal(missingFloor(analysis, 0.08), undefined);
-    assert.equal(missingFloor(analysis, floor + 0.01)?.startsWith(`the room's layout shows floor on ${(100 * floor).toFixed(0)} % of the photo although`), true);
+    assert.equal(missingFloor(analysis, floor + 0.01)?.startsWith(`the room's layout shows floor on ${(100 * floor).toFixed(1)} % of the photo although`), true);
     // The same layout without its floor: a wall before the camera, which a photo looking down shows far less often than a wrong layout.
     const noFloor = { ...analysis, layout: { ...analysis.layout, faces: analysis.layout.faces.filter((f) => f.label !== 'floor') } };
-    assert.match(missingFloor(noFloor, 0.08)!, /shows floor on 0 % of the photo although \d+ % of it lies below the horizon/);
+    assert.match(missingFloor(noFloor, 0.08)!, /shows floor on 0\.0 % of the photo although \d+ % of it lies below the horizon/);
     // Looking up (the horizon near the photo's foot), little floor is what the photo shows.
     const lookingUp = { ...noFloor, horizon: { ...analysis.horizon, a: 0, b: 1, c: -0.9 * analysis.image.height } };
     assert.ok(horizonCells(lookingUp, 10, 10).reduce((s, v) => s + v, 0) === 10, 'one row of ten below the horizon');

@@ -29,8 +29,8 @@ const ART_CLEARANCE_M = 0.15;
 /** How far a chair's seat tucks under its table. */
 const CHAIR_TUCK_M = 0.1;
 /**
- * Fewest chairs around a table (or all its places, where it has fewer): a table with one chair reads as a room left
- * half-furnished (seen on empty_dining_01: a table with one chair, cut by the frame).
+ * Fewest chairs around a table: a table with one chair reads as a room left half-furnished (seen on empty_dining_01:
+ * a table with one chair, cut by the frame).
  */
 const MIN_CHAIRS_AROUND = 2;
 /**
@@ -235,6 +235,8 @@ function groupCandidatesWith(
     let frontFootprint: Footprint | undefined;
     for (const [m, { member, piece, rules }] of members.entries()) {
       const placements = memberPlacements(room, member, piece.footprint, anchor.footprint, anchorPlacement, frontPlacement, frontFootprint);
+      const piecesBefore = pieces.length;
+      const clearancesBefore = clearances.length;
       let kept = 0;
       for (const placement of placements) {
         const problem = brokenRule(room, rules, placement, ROOM_PIECE_RULES);
@@ -256,12 +258,15 @@ function groupCandidatesWith(
           frontFootprint = piece.footprint;
         }
       }
-      const needed = member.relation.kind === 'around' ? Math.min(MIN_CHAIRS_AROUND, placements.length) : 1;
+      const needed = member.relation.kind === 'around' ? MIN_CHAIRS_AROUND : 1;
       if (kept < needed && placements.length > 0) {
         if (!member.optional) {
           failed = true;
           break;
         }
+        // An optional member left out is left out whole: no lone chair, and none of its clearances.
+        pieces.length = piecesBefore;
+        clearances.length = clearancesBefore;
         dropped.push({ group: group.name, furnitureId: member.furnitureId, reason: 'no room for it beside its group' });
       }
     }

@@ -25,14 +25,15 @@ export function unsureLayout(analysis: Pick<RoomAnalysis, 'confidence'>, least =
 
 /**
  * Why the layout shows too little floor for a photo that looks down at one (at least VIEW_BELOW_HORIZON of it below
- * the horizon), in a sentence; undefined where it shows enough.
+ * the horizon), in a sentence; undefined where it shows enough. A floor share that is not a number counts as too
+ * little: a layout that cannot say how much floor it shows is not one to build on.
  */
 export function missingFloor(analysis: Pick<RoomAnalysis, 'layout' | 'horizon' | 'image'>, minFloorShare: number): string | undefined {
   const floorShare = analysis.layout.faces.filter((f) => f.label === 'floor').reduce((sum, f) => sum + f.share, 0);
   const below = horizonCells(analysis, 200, 200);
   const shareBelow = below.reduce((sum, v) => sum + v, 0) / below.length;
   if (shareBelow < VIEW_BELOW_HORIZON || floorShare >= minFloorShare) return undefined;
-  return `the room's layout shows floor on ${(100 * floorShare).toFixed(0)} % of the photo although ${(100 * shareBelow).toFixed(0)} % of it lies below the horizon`;
+  return `the room's layout shows floor on ${(100 * floorShare).toFixed(1)} % of the photo although ${(100 * shareBelow).toFixed(0)} % of it lies below the horizon`;
 }
 
 /** 1 on the cells (of a width × height grid over the photo) below the horizon, where the floor can be. */
