@@ -586,7 +586,7 @@ async function main(): Promise<void> {
       );
       await writeContactSheet(sheetRows, values['no-write'] ? path.join(os.tmpdir(), 'geometry-contact-sheet.jpg') : CONTACT_SHEET);
       md.push(
-        'The hand-drawn boundaries are uncertain by about ±15–40 px where furniture hides the wall–floor line (noted per photo in the JSON); `empty_studio_white_03.jpg` is not drawn (overexposed to near-white: no boundary can be traced).',
+        'The hand-drawn boundaries are uncertain by about ±15–40 px where furniture hides the wall–floor line (noted per photo in the JSON). Every interior photo is drawn except `furnished_bedroom_pano360_11.png`, an equirectangular panorama with no perspective box to draw.',
         '',
         'Contact sheet (per photo: predicted layout with detected windows (cyan, dashed) and doors (orange, dashed), left; drawn layout, right, darkened where not scored; floor blue, ceiling yellow, walls red/green/purple): `docs/images/geometry-contact-sheet.jpg`.',
         '',
