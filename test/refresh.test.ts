@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import { analyzeWithLines, chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
 import { checkRefreshValue, PAINT_COLOURS } from '../src/services/operations/refresh.js';
+import { refreshPhoto } from '../src/services/refresh/refresh-photo.js';
 import { LUMINANCE_WEIGHTS } from '../src/vision/colour.js';
 import { downsampleToPlanes } from '../src/vision/colour-planes.js';
 import { dilateRound } from '../src/vision/declutter/mask-shapes.js';
@@ -194,6 +200,29 @@ describe('the refresh value', () => {
     assert.equal(wrong!.field, '/value');
     for (const id of FLOOR_MATERIAL_IDS) assert.match(wrong!.message, new RegExp(`"${id}"`));
     assert.equal(checkRefreshValue('walls', 'parquet').length, 1);
+  });
+});
+
+describe('a refresh handed the room an earlier step analysed', { timeout: TIMEOUT_MS }, () => {
+  const registry = ModelRegistry.load();
+  const runtime = new ModelRuntime(new ModelStore(path.resolve(import.meta.dirname, '../data/models'), registry), registry);
+  after(() => runtime.close());
+
+  it('paints the walls as it does when it analyses the photo itself, and finds no lines of its own', async () => {
+    const room = paintedRoom(320, 240);
+    // The service's lines: M-LSD with LSD where installed (the test app's choice), LSD alone otherwise.
+    const lines = await chooseLineSources(runtime);
+    const request = { transformation: 'walls' as const, value: 'terracotta', paint: PAINT_COLOURS.terracotta };
+    const own = await refreshPhoto(room.image, request, { lines });
+    assert.ok(own.changeMask, JSON.stringify(own.result.refresh));
+    let searches = 0;
+    const counted: ChosenLines = { ...lines, layout: (image) => (searches++, lines.layout(image)) };
+    const analysis = await analyzeWithLines(room.image, counted);
+    assert.equal(searches, 1);
+    const handed = await refreshPhoto(room.image, request, { lines: counted, analysis });
+    assert.equal(searches, 1, 'the refresh looked for lines again');
+    assert.deepEqual(handed.changeMask, own.changeMask);
+    assert.deepEqual(handed.image.data, own.image.data);
   });
 });
 

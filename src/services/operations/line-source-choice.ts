@@ -1,5 +1,7 @@
 import { missingForFallback } from './model-policy.js';
+import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource, type TensorModel } from '../geometry/line-sources.js';
+import type { RawImage } from '../../vision/raw-image.js';
 
 /** What the choice needs of the models: the service's ImageModels and the CLI's ModelRuntime both have it. */
 export interface LineModels {
@@ -28,4 +30,13 @@ export async function chooseLineSources(models: LineModels, lsdForVanishingPoint
   const layout = mlsdLineSource(await models.detectorSession(MLSD_MODEL), { inputSize: MLSD_INPUT_SIZE });
   if (!lsdForVanishingPoints) return { layout, name: MLSD_MODEL, mlsd: true };
   return { layout, vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd`, mlsd: true };
+}
+
+/** The room analysis of a photo with the chosen lines, as the operations run it (the report names the lines). */
+export function analyzeWithLines(image: RawImage, lines: ChosenLines, signal?: AbortSignal): Promise<RoomAnalysis> {
+  return analyzeRoom(image, lines.layout, {
+    ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}),
+    lineSourceName: lines.name,
+    ...(signal ? { signal } : {}),
+  });
 }

@@ -86,6 +86,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   const timer = stepTimer(deps.signal);
 
   // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
+  // Its room analysis serves every step: a removal or a coat of paint moves no wall, floor or camera.
   const found = await findCandidates(image, deps.lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
   const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
   const removal = await removeCandidates(image, found.analysis, candidates, {
@@ -123,7 +124,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     const refreshed = await refreshPhoto(
       current,
       { transformation: 'walls', value: paint, paint },
-      { lines: deps.lines, detectors: deps.detectors, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
+      { lines: deps.lines, detectors: deps.detectors, analysis: found.analysis, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
     );
     const report = refreshed.result.refresh;
     if (refreshed.changeMask) {
@@ -171,6 +172,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         },
         {
           lines: deps.lines,
+          analysis: found.analysis,
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),

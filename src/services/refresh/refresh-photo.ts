@@ -17,12 +17,12 @@ import { albedoOf, estimateSceneLight } from '../../vision/restyle/scene-light.j
 import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask.js';
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
-import { analysisBox, analysisCamera, analyzeRoom, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
+import { analysisBox, analysisCamera, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { horizonCells, missingFloor, unsureLayout } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
-import type { ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithLines, type ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 
 /** What to do: a paint on the walls (an sRGB colour) or a floor material. */
@@ -58,6 +58,11 @@ export interface RefreshDeps {
   lines: ChosenLines;
   /** The declutter's detectors: furniture and objects they find are never repainted or covered by the new floor. */
   detectors?: ObjectDetectors;
+  /**
+   * This photo's room as an earlier step already analysed it (the redesign's: removing furniture moves no wall, floor
+   * or camera); the refresh analyses the photo itself when it is absent.
+   */
+  analysis?: RoomAnalysis;
   signal?: AbortSignal;
   progress?: (fraction: number) => void;
 }
@@ -159,11 +164,7 @@ const ENCLOSED_BORDER = 0.75;
 export async function refreshPhoto(image: RawImage, request: RefreshRequest, deps: RefreshDeps): Promise<RefreshedPhoto> {
   const timer = stepTimer(deps.signal);
   const progress = deps.progress ?? (() => {});
-  const analysis = await analyzeRoom(image, deps.lines.layout, {
-    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
-    lineSourceName: deps.lines.name,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  const analysis = deps.analysis ?? (await analyzeWithLines(image, deps.lines, deps.signal));
   timer.lap('analysis');
   progress(0.3);
   const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));

@@ -5,9 +5,8 @@ import { placePiece } from '../../staging/place-piece.js';
 import { roomModel } from '../../staging/room-model.js';
 import type { Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { analyzeRoom } from '../geometry/analyze-room.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
-import type { ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithLines, type ChosenLines } from '../operations/line-source-choice.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
 export interface FurnishPieceRequest {
@@ -50,11 +49,7 @@ export async function furnishPiece(
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const analysis = await analyzeRoom(image, deps.lines.layout, {
-    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
-    lineSourceName: deps.lines.name,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  const analysis = await analyzeWithLines(image, deps.lines, deps.signal);
   progress(0.15);
   const room = roomModel(analysis);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;

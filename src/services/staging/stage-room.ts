@@ -7,9 +7,9 @@ import type { RawImage } from '../../vision/raw-image.js';
 import { findClutter } from '../../vision/declutter/clutter.js';
 import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
-import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
+import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { missingFloor, unsureLayout } from '../geometry/layout-trust.js';
-import type { ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithLines, type ChosenLines } from '../operations/line-source-choice.js';
 import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
@@ -90,16 +90,14 @@ export async function stageRoom(
     renderer: FurnitureRenderer;
     quality: RenderQuality;
     existing?: ExistingFurniture;
+    /** This photo's room as an earlier step already analysed it (see RefreshDeps.analysis); else analysed here. */
+    analysis?: RoomAnalysis;
     signal?: AbortSignal;
     progress?: (fraction: number) => void;
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const analysis = await analyzeRoom(image, deps.lines.layout, {
-    ...(deps.lines.vanishingPoints ? { vanishingPointLines: deps.lines.vanishingPoints } : {}),
-    lineSourceName: deps.lines.name,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  const analysis = deps.analysis ?? (await analyzeWithLines(image, deps.lines, deps.signal));
   progress(0.15);
   // A whole room planned on a layout found without evidence, or one that shows too little of the floor, comes out as
   // pieces too large, floating or cut by the frame: refused, where a single piece at a marked spot may still do.
