@@ -61,17 +61,15 @@ import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeRoom, layoutLabels, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL, type LineSource } from '../src/services/geometry/line-sources.js';
 import type { RawImage } from '../src/vision/raw-image.js';
-import { fillPolygon } from '../src/vision/polygon-mask.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS, layoutPhotoPath } from './shared-photos.js';
 import { mean, median } from './statistics.js';
-import { CEILING, drawnClasses, FLOOR, fillScaledPolygon, layoutError, permutations, UNSCORED, type DrawnLayout, type Point, type Polygon } from './layout-scoring.js';
+import { CEILING, drawnClasses, FLOOR, fillScaledPolygon, layoutError, matchOpenings, MIN_OPENING_SHARE, permutations, UNSCORED, type DrawnLayout, type Point, type Polygon } from './layout-scoring.js';
 
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/geometry-contact-sheet.jpg');
 const TWELVE_MP_PHOTO = 'furnished_living_cluttered_01.jpg';
 /** Truth openings smaller than this share of the image are not counted for recall. */
-const MIN_OPENING_SHARE = 0.005;
 /** Long side of the label maps photos are scored at. */
 const PHOTO_SCORE_SIZE = 640;
 
@@ -146,20 +144,6 @@ async function makeAnalyzer(): Promise<Analyzer> {
 // ---------------------------------------------------------------------------------------------------------------
 // Geometry helpers.
 
-function polygonIoU(a: Polygon, b: Polygon, w: number, h: number): number {
-  const ma = new Uint8Array(w * h);
-  const mb = new Uint8Array(w * h);
-  fillPolygon(ma, w, h, a);
-  fillPolygon(mb, w, h, b);
-  let inter = 0;
-  let union = 0;
-  for (let i = 0; i < ma.length; i++) {
-    if (ma[i]! & mb[i]!) inter++;
-    if (ma[i]! | mb[i]!) union++;
-  }
-  return union ? inter / union : 0;
-}
-
 /** layoutLabels (FACE_LABELS order: floor, ceiling, left, front, right, back) → FLOOR, CEILING, 3–6. */
 function predictedClasses(analysis: RoomAnalysis, w: number, h: number): Uint8Array {
   const faces = layoutLabels(analysis, w, h);
@@ -218,15 +202,9 @@ async function scoreRender(analyzer: Analyzer, dir: string, variant: 'beauty' | 
   const minArea = MIN_OPENING_SHARE * w * h;
   const targets = truth.openings.filter((o) => o.visible && o.area >= minArea && o.polygon.length >= 3);
   const predicted = a.openings.map((o) => o.polygon);
-  let found50 = 0;
-  let found30 = 0;
-  const ious = targets.map((t) => predicted.map((p) => polygonIoU(t.polygon, p, w, h)));
-  for (const row of ious) {
-    const best = Math.max(0, ...row);
-    if (best >= 0.5) found50++;
-    if (best >= 0.3) found30++;
-  }
-  const predictedMatched = predicted.filter((_, k) => ious.some((row) => row[k]! >= 0.3)).length;
+  const { bestIoU, predictedMatched } = matchOpenings(targets.map((t) => t.polygon), predicted, w, h);
+  const found50 = bestIoU.filter((iou) => iou >= 0.5).length;
+  const found30 = bestIoU.filter((iou) => iou >= 0.3).length;
   return {
     id: path.basename(dir),
     variant,

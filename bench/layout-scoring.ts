@@ -18,8 +18,23 @@ export interface DrawnLayout {
   faces: Partial<Record<'floor' | 'ceiling' | 'wall-left' | 'wall-front' | 'wall-right' | 'wall-back', Polygon[]>>;
   ignore?: Polygon[];
   verticals?: [Point, Point][];
+  /**
+   * The windows and doors, where drawn (absent: not drawn; empty: none in view): each the hole's rectangle on its wall
+   * (the frame's outer edge, trim and casing being wall), whole behind whatever stands before it, as the room
+   * renderer's `openings[].polygon` is. Doorways, passages and glazed doors reaching the floor are doors.
+   */
+  openings?: DrawnOpening[];
   notes?: string;
 }
+
+export interface DrawnOpening {
+  kind: 'window' | 'door';
+  polygon: Polygon;
+  note?: string;
+}
+
+/** Openings smaller than this share of the image are not scored (the room renderer's benches count the same). */
+export const MIN_OPENING_SHARE = 0.005;
 
 /** Fills the polygon (even-odd, sampled at pixel centres) into `map` with `value`, in a w × h grid scaled by `s`. */
 export function fillScaledPolygon(map: Uint8Array, w: number, h: number, polygon: Polygon, value: number, s = 1): void {
@@ -97,3 +112,33 @@ export function drawnClasses(layout: DrawnLayout, w: number, h: number): Uint8Ar
   return map;
 }
 
+/** Intersection over union of two polygons rasterised at pixel centres in a w × h grid. */
+export function polygonIoU(a: Polygon, b: Polygon, w: number, h: number): number {
+  const ma = new Uint8Array(w * h);
+  const mb = new Uint8Array(w * h);
+  fillPolygon(ma, w, h, a);
+  fillPolygon(mb, w, h, b);
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < ma.length; i++) {
+    if (ma[i]! & mb[i]!) inter++;
+    if (ma[i]! | mb[i]!) union++;
+  }
+  return union ? inter / union : 0;
+}
+
+export interface OpeningMatch {
+  /** Per target opening, the best IoU of any predicted opening (of either kind). */
+  bestIoU: number[];
+  /** Predicted openings overlapping some target with IoU ≥ 0.3. */
+  predictedMatched: number;
+}
+
+/** Target openings against predicted ones, polygons in the same w × h grid: how the geometry benches score openings. */
+export function matchOpenings(targets: Polygon[], predicted: Polygon[], w: number, h: number): OpeningMatch {
+  const ious = targets.map((t) => predicted.map((p) => polygonIoU(t, p, w, h)));
+  return {
+    bestIoU: ious.map((row) => Math.max(0, ...row)),
+    predictedMatched: predicted.filter((_, k) => ious.some((row) => row[k]! >= 0.3)).length,
+  };
+}

@@ -13,6 +13,9 @@ import {
   layoutLabels,
   type RoomAnalysis,
 } from '../src/services/geometry/analyze-room.js';
+import { boxOfPoints, intersectionOverUnion, type Box } from '../src/vision/box.js';
+import { networkOpenings } from '../src/vision/geometry/openings.js';
+import { VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
 import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
 import { overlaySvg } from '../src/services/geometry/overlay-svg.js';
 import { cameraAngles, floorPlane, imageToFloor, projectPoint, type PinholeCamera } from '../src/vision/geometry/camera.js';
@@ -194,6 +197,66 @@ function lsdSegments(image: RawImage): LineSegment[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * What a perfect room network would see of a room: floor, ceiling and wall, with the given rectangles on the walls
+ * labelled as `kind` (any wall face they name), at w × h over the camera's view.
+ */
+function networkView(camera: PinholeCamera, room: Room, w: number, h: number, marks: { rect: WallRect; kind: VisibleClass }[], extra?: (face: number, point: Vec3) => VisibleClass | undefined): RoomSegmentation {
+  const visible = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const { face, point } = castRoom(room, worldRay(camera, ((x + 0.5) * camera.width) / w, ((y + 0.5) * camera.height) / h));
+      const u = face === 3 ? point[0] : point[1];
+      const mark = marks.find(({ rect }) => rect.face === face && u >= rect.u0 && u <= rect.u1 && point[2] >= rect.z0 && point[2] <= rect.z1);
+      const kind = mark?.kind ?? extra?.(face, point) ?? (face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall');
+      visible[y * w + x] = VISIBLE_CLASSES.indexOf(kind);
+    }
+  }
+  return { width: w, height: h, visible, layout: new Uint8Array(w * h), layoutConfidence: new Float32Array(w * h), edges: new Float32Array(w * h) };
+}
+
+/** The image box of a wall rectangle. */
+function rectBox(camera: PinholeCamera, room: Room, rect: WallRect): Box {
+  const corner = (u: number, z: number): Vec3 => (rect.face === 3 ? [u, room.front, z] : rect.face === 4 ? [room.right, u, z] : [room.left, u, z]);
+  const corners = [corner(rect.u0, rect.z0), corner(rect.u1, rect.z0), corner(rect.u1, rect.z1), corner(rect.u0, rect.z1)];
+  return boxOfPoints(corners.map((p) => projectPoint(camera, worldToCameraPoint(camera, p))!));
+}
+
+describe('openings seen by the room network', () => {
+  const camera = makeCamera(480, 360, 75, 25, -3, 0);
+  // A second window on the front wall, right of the first, that only the network's map shows.
+  const SECOND: WallRect = { face: 3, u0: 1.9, u1: 2.6, z0: -0.3, z1: 0.6, colour: [250, 250, 255] };
+
+  it('makes each rectangle of window or door pixels on a wall an opening, a door where it reaches the floor, and leaves a ragged glare out', () => {
+    // A diagonal band of "window" on the right wall, as a glare or a reflection looks: it fills little of its rectangle.
+    const glare = (face: number, p: Vec3): VisibleClass | undefined => (face === 4 && Math.abs(p[1] - 0.5 - (p[2] + 1) * 0.8) < 0.12 ? 'window' : undefined);
+    const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }, { rect: DOOR, kind: 'door' }], glare);
+    const found = networkOpenings(camera, ROOM, seen);
+    assert.deepEqual(found.map((o) => [o.kind, o.wall]).sort(), [['door', 'wall-right'], ['window', 'wall-front']], JSON.stringify(found.map((o) => [o.kind, o.wall, o.score])));
+    for (const [opening, rect] of [[found.find((o) => o.kind === 'window')!, WINDOW], [found.find((o) => o.kind === 'door')!, DOOR]] as const) {
+      const iou = intersectionOverUnion(boxOfPoints(opening.polygon), rectBox(camera, ROOM, rect));
+      assert.ok(iou > 0.85, `${opening.kind}: IoU ${iou.toFixed(2)} with the true rectangle`);
+      assert.equal(opening.frameSupport, 0);
+    }
+    assert.equal(found.find((o) => o.kind === 'door')!.sillRelative, 0);
+  });
+
+  it('adds to the analysis the openings its lines miss, once each', async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }, { rect: DOOR, kind: 'door' }, { rect: SECOND, kind: 'window' }]);
+    const lines = await analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd' });
+    const both = await analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd', segmentation: async () => seen, networkUse: ['openings'] });
+    const on = (analysis: RoomAnalysis, rect: WallRect) => analysis.openings.filter((o) => intersectionOverUnion(boxOfPoints(o.polygon), rectBox(camera, ROOM, rect)) >= 0.3);
+    assert.equal(on(lines, WINDOW).length, 1, 'the lines frame the window');
+    assert.equal(on(lines, SECOND).length, 0, 'the lines cannot see the second window: it is not in the photo');
+    assert.deepEqual(on(both, WINDOW), on(lines, WINDOW), 'the framed window is kept as the lines found it, not doubled');
+    assert.equal(on(both, SECOND).length, 1, JSON.stringify(both.openings.map((o) => [o.kind, o.wall, o.polygon.map((q) => q.map(Math.round))])));
+    assert.equal(on(both, SECOND)[0]!.kind, 'window');
+    // The layout is still the lines': only the openings changed.
+    assert.deepEqual(both.layout, lines.layout);
+  });
+});
 
 describe('M-LSD decoding', () => {
   it('keeps local maxima above the threshold, longest enough, best first, endpoints ×2 in input pixels', () => {

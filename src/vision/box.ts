@@ -26,6 +26,15 @@ export function intersectionOverUnion(a: Box, b: Box): number {
   return shared === 0 ? 0 : shared / (area(a) + area(b) - shared);
 }
 
+/** The smallest box holding every point. */
+export function boxOfPoints(points: readonly (readonly [number, number])[]): Box {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
 /** Share of `inner` that lies inside `outer`. */
 export function coverage(inner: Box, outer: Box): number {
   const size = area(inner);

@@ -8,7 +8,7 @@ import {
   type PinholeCamera,
 } from '../../vision/geometry/camera.js';
 import { fitLayout, type LayoutFit, type LayoutOptions } from '../../vision/geometry/layout.js';
-import { detectOpenings, type Opening, type OpeningOptions } from '../../vision/geometry/openings.js';
+import { detectOpenings, networkOpenings, type Opening, type OpeningOptions } from '../../vision/geometry/openings.js';
 import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
 import { orientationFromSegmentation, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import { refineSegments } from '../../vision/geometry/refine-segments.js';
@@ -28,6 +28,7 @@ import { mergeCollinear, type LineSegment } from '../../vision/geometry/segments
 import { AXIS_NAMES, estimateManhattanFrame, type ManhattanOptions } from '../../vision/geometry/vanishing-points.js';
 import type { Mat3, Vec3 } from '../../vision/geometry/vec3.js';
 import type { RawImage } from '../../vision/raw-image.js';
+import { boxOfPoints, intersectionOverUnion } from '../../vision/box.js';
 import type { LineSource } from './line-sources.js';
 import type { SegmentationSource } from './room-network.js';
 
@@ -39,6 +40,8 @@ export const DOOR_HEIGHT_M = 2.03;
 const MIN_CEILING_SHARE = 0.02;
 /** ... and the layout's confidence is at least this: a wrong ceiling line would mislead the scale. */
 const MIN_CEILING_LAYOUT_CONFIDENCE = 0.6;
+/** Bounding boxes overlapping at least this much are one opening: the network's is dropped for the framed one. */
+const SAME_OPENING_IOU = 0.3;
 
 /** What set the camera height: the prior alone, a door of standard height, or the ceiling's height with the prior. */
 export type CameraHeightSource = 'default' | 'door' | 'ceiling';
@@ -74,11 +77,14 @@ export interface AnalyzeRoomOptions {
   manhattan?: Omit<ManhattanOptions, 'fovPrior' | 'focal'>;
   orientation?: OrientationMapOptions;
   layout?: LayoutOptions;
-  /**
-   * The room-understanding network (roomNetworkSource): when given, the box fitter scores layouts against the
-   * network's layout map instead of the orientation map swept from the lines.
-   */
+  /** The room-understanding network (roomNetworkSource); what its maps serve is `networkUse`. */
   segmentation?: SegmentationSource;
+  /**
+   * What the network's maps serve when `segmentation` is given: `layout`, the box fitter scores layouts against the
+   * network's layout map instead of the orientation map swept from the lines; `openings`, the windows and doors its
+   * pixels show (networkOpenings) join those the lines frame, wherever none of those overlaps them. Default: layout.
+   */
+  networkUse?: readonly ('layout' | 'openings')[];
   openings?: OpeningOptions;
   /** Checked between steps. */
   signal?: AbortSignal;
@@ -213,7 +219,8 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
     segmentation = await options.segmentation(working);
     lap('segmentation');
   }
-  const orientation = segmentation
+  const networkUse = options.networkUse ?? ['layout'];
+  const orientation = segmentation && networkUse.includes('layout')
     ? orientationFromSegmentation(segmentation, working.width, working.height, options.orientation?.gridSize)
     : orientationMap(segments, manhattan.assignment, camera, options.orientation);
   lap('orientationMap');
@@ -223,6 +230,13 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
   let cameraHeight = options.cameraHeight ?? DEFAULT_CAMERA_HEIGHT_M;
   let cameraHeightSource: CameraHeightSource = 'default';
   const found = detectOpenings(working, camera, layout.box, segments, manhattan.assignment, options.openings);
+  if (segmentation && networkUse.includes('openings')) {
+    const framed = found.map((o) => boxOfPoints(o.polygon));
+    for (const seen of networkOpenings(camera, layout.box, segmentation)) {
+      const bounds = boxOfPoints(seen.polygon);
+      if (!framed.some((b) => intersectionOverUnion(b, bounds) >= SAME_OPENING_IOU)) found.push(seen);
+    }
+  }
   if (options.scaleFromDoors ?? true) {
     const door = found.filter((o) => o.kind === 'door' && o.frameSupport >= 0.8 && Math.abs(o.contrast) >= 0.05).sort((a, b) => b.score - a.score)[0];
     if (door) {
@@ -297,7 +311,7 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
       return { ...scaled(s, sx, sy), axis: k >= 0 ? AXIS_NAMES[k]! : null };
     }),
     layout: {
-      evidence: segmentation ? 'network' : 'lines',
+      evidence: segmentation && networkUse.includes('layout') ? 'network' : 'lines',
       faces,
       boundaries,
       box: { left: metric.left, right: metric.right, front: metric.front, floor: metric.floor, ceiling: metric.ceiling },

@@ -6,6 +6,7 @@ import { segmentLength, type LineSegment } from './segments.js';
 import { segmentTolerance, vanishingErrors } from './vanishing-points.js';
 import type { Vec3 } from './vec3.js';
 import type { RawImage } from '../raw-image.js';
+import { VISIBLE_CLASSES, type RoomSegmentation } from './room-segmentation.js';
 
 export type OpeningKind = 'window' | 'door' | 'french-door';
 
@@ -66,7 +67,18 @@ export function detectOpenings(
   const assumed = options.assumedCameraHeight ?? 1.5;
   const minScore = options.minScore ?? 0.5;
   const luma = greyPlane(image).data;
-  const walls: Wall[] = [
+  const found: Opening[] = [];
+  for (const wall of sideWalls(box)) {
+    const view: WallView = { wall, camera, box, width: image.width, height: image.height, luma };
+    found.push(...openingsOnWall(view, segments, assignment, assumed));
+  }
+  found.sort((a, b) => b.score - a.score);
+  return found.filter((o) => o.score >= minScore).slice(0, options.maxOpenings ?? 12);
+}
+
+/** The walls an opening may be found on: the front wall and the two side walls of the layout's box. */
+function sideWalls(box: RoomBox): Wall[] {
+  return [
     {
       face: WALL_FRONT,
       point: (u, v) => [u, box.front, v + box.floor],
@@ -86,13 +98,108 @@ export function detectOpenings(
       horizontal: 1,
     },
   ];
-  const found: Opening[] = [];
-  for (const wall of walls) {
-    const view: WallView = { wall, camera, box, width: image.width, height: image.height, luma };
-    found.push(...openingsOnWall(view, segments, assignment, assumed));
+}
+
+export interface NetworkOpeningOptions {
+  /** Least share of the image a region of window or door pixels must cover. Default 0.005 (the benches' smallest). */
+  minShare?: number;
+  /** Least share of its rectangle, on the wall, that the region fills: an opening is a rectangle. Default 0.6. */
+  minFill?: number;
+  /** A rectangle whose bottom is this close to the floor (camera heights) is a door. Default 0.08. */
+  doorSill?: number;
+}
+
+/**
+ * Windows and doors where the room network sees them: each connected region of its window and door pixels on one
+ * wall of the layout, mapped into the wall's plane, becomes the axis-aligned rectangle spanning it there (its 2nd to
+ * 98th percentiles along the wall and in height), kept when the region fills most of that rectangle — panes, frames
+ * and a door's leaf fill their rectangle, a glare on the wall or a glossy floor's reflection does not. A rectangle
+ * that reaches the floor is a door. `segmentation` covers the image the camera describes. The frame support and
+ * contrast of these openings are 0 (no line was looked at), so none of them sets the camera's height.
+ */
+export function networkOpenings(camera: PinholeCamera, box: RoomBox, segmentation: RoomSegmentation, options: NetworkOpeningOptions = {}): Opening[] {
+  const { width, height, visible } = segmentation;
+  const minPixels = (options.minShare ?? 0.005) * width * height;
+  const minFill = options.minFill ?? 0.6;
+  const doorSill = options.doorSill ?? 0.08;
+  const window = VISIBLE_CLASSES.indexOf('window');
+  const door = VISIBLE_CLASSES.indexOf('door');
+  const sx = camera.width / width;
+  const sy = camera.height / height;
+  const walls = sideWalls(box);
+  // Per network pixel: the wall its ray meets (index into walls, or -1) and the wall coordinates there.
+  const wallOf = new Int8Array(width * height).fill(-1);
+  const us = new Float64Array(width * height);
+  const vs = new Float64Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const d = rayAt(camera, (x + 0.5) * sx, (y + 0.5) * sy);
+      const face = faceOfRay(box, d);
+      const k = walls.findIndex((w) => w.face === face);
+      const c = k >= 0 ? walls[k]!.coordinates(d) : undefined;
+      if (!c) continue;
+      const i = y * width + x;
+      wallOf[i] = k;
+      us[i] = c[0];
+      vs[i] = c[1];
+    }
   }
-  found.sort((a, b) => b.score - a.score);
-  return found.filter((o) => o.score >= minScore).slice(0, options.maxOpenings ?? 12);
+  const isOpening = (i: number) => wallOf[i]! >= 0 && (visible[i] === window || visible[i] === door);
+  const seen = new Uint8Array(width * height);
+  const found: Opening[] = [];
+  for (let start = 0; start < width * height; start++) {
+    if (seen[start] || !isOpening(start)) continue;
+    // The region: 4-connected pixels of window or door on the same wall.
+    const k = wallOf[start]!;
+    const region: number[] = [start];
+    seen[start] = 1;
+    for (let n = 0; n < region.length; n++) {
+      const i = region[n]!;
+      const x = i % width;
+      for (const j of [i - 1, i + 1, i - width, i + width]) {
+        if (j < 0 || j >= width * height || (j === i - 1 && x === 0) || (j === i + 1 && x === width - 1)) continue;
+        if (!seen[j] && wallOf[j] === k && isOpening(j)) {
+          seen[j] = 1;
+          region.push(j);
+        }
+      }
+    }
+    if (region.length < minPixels) continue;
+    const u = region.map((i) => us[i]!).sort((a, b) => a - b);
+    const v = region.map((i) => vs[i]!).sort((a, b) => a - b);
+    const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    const [u0, u1, v0Raw, v1] = [at(u, 0.02), at(u, 0.98), at(v, 0.02), at(v, 0.98)];
+    if (!(u1 > u0 && v1 > v0Raw)) continue;
+    // The wall's pixels inside the rectangle, and how many of them the region holds.
+    let inside = 0;
+    let held = 0;
+    const member = new Uint8Array(width * height);
+    for (const i of region) member[i] = 1;
+    for (let i = 0; i < width * height; i++) {
+      if (wallOf[i] !== k || us[i]! < u0 || us[i]! > u1 || vs[i]! < v0Raw || vs[i]! > v1) continue;
+      inside++;
+      if (member[i]) held++;
+    }
+    const fill = inside ? held / inside : 0;
+    if (fill < minFill) continue;
+    const reachesFloor = v0Raw <= doorSill;
+    const v0 = reachesFloor ? 0 : v0Raw;
+    const view: WallView = { wall: walls[k]!, camera, box, width: camera.width, height: camera.height, luma: new Float32Array(0) };
+    const corners = [wallToImage(view, u0, v0), wallToImage(view, u1, v0), wallToImage(view, u1, v1), wallToImage(view, u0, v1)];
+    if (corners.some((p) => p === undefined)) continue;
+    found.push({
+      kind: reachesFloor ? 'door' : 'window',
+      wall: FACE_LABELS[walls[k]!.face],
+      polygon: corners as [number, number][],
+      widthRelative: u1 - u0,
+      heightRelative: v1 - v0,
+      sillRelative: v0,
+      frameSupport: 0,
+      contrast: 0,
+      score: fill,
+    });
+  }
+  return found;
 }
 
 interface Candidate {
