@@ -38,6 +38,7 @@ import { parseArgs } from 'node:util';
 
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const SHEET = path.join(ROOT, 'docs/images/room-understanding-photos.jpg');
+const OPENINGS_SHEET = path.join(ROOT, 'docs/images/room-understanding-openings.jpg');
 const SCORE_SIZE = 640;
 const PANEL_HEIGHT = 220;
 
@@ -197,6 +198,40 @@ async function scoreRenders(dir: string, segmentation: ReturnType<typeof roomNet
   return { rooms: rooms.length, iou, miou: mean(Object.values(iou).filter((v) => !Number.isNaN(v))), layoutError: median(errors), boundaryF: median(fscores), openings, lines, combined };
 }
 
+/** Panels side by side, 4 px apart, on black. */
+async function sheetRow(panels: Buffer[]): Promise<Buffer> {
+  const metas = await Promise.all(panels.map((p) => sharp(p).metadata()));
+  const rowWidth = metas.reduce((n, m) => n + m.width! + 4, 0);
+  let left = 0;
+  return sharp({ create: { width: rowWidth, height: PANEL_HEIGHT + 4, channels: 3, background: '#000' } })
+    .composite(panels.map((input, k) => ({ input, left: (left += k ? metas[k - 1]!.width! + 4 : 0), top: 2 })))
+    .png()
+    .toBuffer();
+}
+
+/** Rows one under another, as a JPEG. */
+async function writeSheet(rows: Buffer[], file: string): Promise<void> {
+  const width = Math.max(...(await Promise.all(rows.map((b) => sharp(b).metadata()))).map((m) => m.width!));
+  await sharp({ create: { width, height: rows.length * (PANEL_HEIGHT + 4), channels: 3, background: '#000' } })
+    .composite(rows.map((input, k) => ({ input, left: 0, top: k * (PANEL_HEIGHT + 4) })))
+    .jpeg({ quality: 82 })
+    .toFile(file);
+}
+
+/** The photo, dimmed, with openings outlined (photo pixels): windows cyan, doors orange. */
+async function outlined(image: RawImage, openings: readonly { kind: string; polygon: readonly (readonly [number, number])[] }[]): Promise<Buffer> {
+  const base = await tint(image, new Uint8Array(1).fill(255), 1, 1, LAYOUT_RGB);
+  const { width, height } = await sharp(base).metadata();
+  const s = height! / image.height;
+  const shapes = openings
+    .map((o) => `<polygon points="${o.polygon.map(([x, y]) => `${(x * s).toFixed(1)},${(y * s).toFixed(1)}`).join(' ')}" fill="none" stroke="${o.kind === 'window' ? '#00e5ff' : '#ff9600'}" stroke-width="2"/>`)
+    .join('');
+  return sharp(base)
+    .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}">${shapes}</svg>`), left: 0, top: 0 }])
+    .png()
+    .toBuffer();
+}
+
 /** What one photo's drawn windows and doors say of the analysis's openings and of the network's window and door pixels. */
 interface OpeningScore {
   file: string;
@@ -301,7 +336,8 @@ function openingsReport(scores: OpeningScore[]): string[] {
     'thresholds (a region of 0.5 % of the image filling 60 % of its rectangle; a door within 0.08 camera heights of the',
     'floor) were set before any photo was scored and not changed after. **Network**: a drawn opening is covered when the',
     'network calls at least half of its pixels window or door; precision is the share of its window and door pixels inside',
-    'a drawn opening.',
+    'a drawn opening. Contact sheet (drawn | the lines\' openings | with the network\'s added; windows cyan, doors orange):',
+    '[docs/images/room-understanding-openings.jpg](images/room-understanding-openings.jpg).',
     '',
     '| | Found IoU ≥ 0.5 / ≥ 0.3 | Windows (≥ 0.3) | Doors (≥ 0.3) | Precision |',
     '|---|---|---|---|---|',
@@ -333,6 +369,7 @@ async function main(): Promise<void> {
   const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];
   const rows: { file: string; lines: number; network: number; raw: number }[] = [];
   const openingScores: OpeningScore[] = [];
+  const openingSheet: Buffer[] = [];
   const sheet: Buffer[] = [];
   for (const drawn of layouts) {
     const { image } = await decodeImage(fs.readFileSync(layoutPhotoPath(drawn)), PHOTO_LIMITS);
@@ -354,6 +391,14 @@ async function main(): Promise<void> {
     if (drawn.openings) {
       const combined = await analyse(image, { segmentation, networkUse: ['openings'] });
       openingScores.push(scoreOpenings(drawn, classical, combined, seg!, image, w, h));
+      const toPhoto = image.width / drawn.width;
+      openingSheet.push(
+        await sheetRow([
+          await outlined(image, drawn.openings.map((o) => ({ kind: o.kind, polygon: o.polygon.map(([x, y]) => [x * toPhoto, y * toPhoto] as [number, number]) }))),
+          await outlined(image, classical.openings),
+          await outlined(image, combined.openings),
+        ]),
+      );
     }
     console.log(`${drawn.file}: lines ${(row.lines * 100).toFixed(1)} %, network box ${(row.network * 100).toFixed(1)} %, network raw ${(row.raw * 100).toFixed(1)} %`);
     const boxMap = layoutLabels(learned, w, h);
@@ -364,15 +409,7 @@ async function main(): Promise<void> {
       await tint(image, boxMap, w, h, LAYOUT_RGB),
       await tint(image, truth.map((c) => (c === 0 ? 255 : c - 1)), w, h, LAYOUT_RGB),
     ];
-    const metas = await Promise.all(panels.map((p) => sharp(p).metadata()));
-    const rowWidth = metas.reduce((n, m) => n + m.width! + 4, 0);
-    let left = 0;
-    sheet.push(
-      await sharp({ create: { width: rowWidth, height: PANEL_HEIGHT + 4, channels: 3, background: '#000' } })
-        .composite(panels.map((input, k) => ({ input, left: (left += k ? metas[k - 1]!.width! + 4 : 0), top: 2 })))
-        .png()
-        .toBuffer(),
-    );
+    sheet.push(await sheetRow(panels));
   }
 
   // Inference time at 12 MP: the photo reduced to the network's size, the network, the decoding.
@@ -393,12 +430,8 @@ async function main(): Promise<void> {
   await network.close();
   await runtime.close();
 
-  const sheetWidth = Math.max(...(await Promise.all(sheet.map((b) => sharp(b).metadata()))).map((m) => m.width!));
-  let top = 0;
-  await sharp({ create: { width: sheetWidth, height: sheet.length * (PANEL_HEIGHT + 4), channels: 3, background: '#000' } })
-    .composite(sheet.map((input, k) => ({ input, left: 0, top: (top = k * (PANEL_HEIGHT + 4)) })))
-    .jpeg({ quality: 82 })
-    .toFile(SHEET);
+  await writeSheet(sheet, SHEET);
+  if (openingSheet.length) await writeSheet(openingSheet, OPENINGS_SHEET);
 
   const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
   const md = [
