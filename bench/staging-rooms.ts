@@ -91,8 +91,7 @@ const COVERED_SHARE = 0.1;
 const COVERING_STEP = 24;
 
 /** The windows and doors drawn by hand on a photo (bench/data/photo-layouts.json), each as a mask at w × h. */
-function drawnOpeningMasks(file: string, w: number, h: number): Uint8Array[] | undefined {
-  const layouts = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/data/photo-layouts.json'), 'utf8')) as DrawnLayout[];
+function drawnOpeningMasks(layouts: readonly DrawnLayout[], file: string, w: number, h: number): Uint8Array[] | undefined {
   const drawn = layouts.find((l) => l.file === path.basename(file));
   if (!drawn?.openings) return undefined;
   const s = w / drawn.width;
@@ -105,13 +104,14 @@ async function stage(image: RawImage, roomId: string, styleId: string, seed: num
 
 async function photosPart(lines: ChosenLines, longSide: number, samples: number, allStyles: boolean): Promise<void> {
   const files = emptyRoomPhotos();
+  const layouts = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/data/photo-layouts.json'), 'utf8')) as DrawnLayout[];
   const rows: Row[] = [];
   const tiles: Buffer[] = [];
   for (const [index, file] of files.entries()) {
     const image = await readPhoto(file, longSide);
     const analysis = await analyzeRoom(image, lines.layout, { ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}) });
     const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
-    const drawnOpenings = drawnOpeningMasks(file, image.width, image.height);
+    const drawnOpenings = drawnOpeningMasks(layouts, file, image.width, image.height);
     const roomId = roomTypeOf(file);
     for (const styleId of allStyles ? STYLES : [STYLES[index % STYLES.length]!]) {
       const started = performance.now();

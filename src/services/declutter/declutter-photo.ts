@@ -3,8 +3,9 @@ import { inpaint, type FillSources, type InpaintOptions } from '../../vision/inp
 import { fillPolygon } from '../../vision/polygon-mask.js';
 import { pixelBounds, type Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { analyzeRoom, type RoomAnalysis } from '../geometry/analyze-room.js';
+import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import type { LineSource } from '../geometry/line-sources.js';
+import { analyzeWithLines } from '../operations/line-source-choice.js';
 import { objectMasks } from '../../vision/declutter/object-mask.js';
 import { detectObjects, type ObjectDetectors } from './detect-objects.js';
 import { surfaceMapOf } from './room-planes.js';
@@ -113,10 +114,7 @@ export async function fillPhoto(
 /** The room analysis the fill needs, timed. */
 export async function analyseRoom(image: RawImage, lines: DeclutterLines, signal?: AbortSignal): Promise<{ analysis: RoomAnalysis; milliseconds: number }> {
   const started = performance.now();
-  const analysis = await analyzeRoom(image, lines.layout, {
-    ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}),
-    ...(signal ? { signal } : {}),
-  });
+  const analysis = await analyzeWithLines(image, lines, signal);
   return { analysis, milliseconds: Math.round(performance.now() - started) };
 }
 

@@ -32,11 +32,14 @@ export async function chooseLineSources(models: LineModels, lsdForVanishingPoint
   return { layout, vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd`, mlsd: true };
 }
 
-/** The room analysis of a photo with the chosen lines, as the operations run it (the report names the lines). */
-export function analyzeWithLines(image: RawImage, lines: ChosenLines, signal?: AbortSignal): Promise<RoomAnalysis> {
+/**
+ * The room analysis of a photo with the chosen lines, as the operations run it; the report names the lines where
+ * their name is given.
+ */
+export function analyzeWithLines(image: RawImage, lines: Pick<ChosenLines, 'layout' | 'vanishingPoints'> & { name?: string }, signal?: AbortSignal): Promise<RoomAnalysis> {
   return analyzeRoom(image, lines.layout, {
     ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}),
-    lineSourceName: lines.name,
+    ...(lines.name ? { lineSourceName: lines.name } : {}),
     ...(signal ? { signal } : {}),
   });
 }
