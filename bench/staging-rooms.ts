@@ -22,9 +22,8 @@ import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
-import { analyzeRoom } from '../src/services/geometry/analyze-room.js';
-import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
-import { MAX_ROOM_REGION_PIXELS, MAX_ROOM_RENDER_PIXELS, stageRoom, WHOLE_ROOM_SAMPLES_SHARE } from '../src/services/staging/stage-room.js';
+import { analyzeWithSecondOpinion, chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
+import { MAX_ROOM_REGION_PIXELS, MAX_ROOM_RENDER_PIXELS, roomLayoutDoubt, stageRoom, WHOLE_ROOM_SAMPLES_SHARE } from '../src/services/staging/stage-room.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
@@ -109,7 +108,8 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
   const tiles: Buffer[] = [];
   for (const [index, file] of files.entries()) {
     const image = await readPhoto(file, longSide);
-    const analysis = await analyzeRoom(image, lines.layout, { ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}) });
+    // The analysis stageRoom builds on, for the openings it keeps free.
+    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt);
     const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
     const drawnOpenings = drawnOpeningMasks(layouts, file, image.width, image.height);
     const roomId = roomTypeOf(file);
@@ -182,6 +182,9 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     `smart-staging-v2's engine (stageRoom: the room type's programme planned with decor and annealing, windows and doors`,
     `kept untouched) on every empty room photo of the shared sets (${files.length}), reduced to ${longSide} px on the longer side, ${samples} samples,`,
     `${allStyles ? 'in three styles each' : 'one style per photo in turn (scandinavian, industrial, traditional)'}, the room type the photo's name says (others as living rooms).`,
+    lines.roomNetwork
+      ? "The room network's windows and doors join the lines', and its layout replaces theirs where the staging's checks refuse the lines' and accept the network's (analyzeWithSecondOpinion)."
+      : 'The lines alone (--lines-only): their layout and the windows and doors they frame.',
     'Contact sheet (input | ours): [docs/images/staging-rooms.jpg](images/staging-rooms.jpg).',
     '',
     '| Measure | Result |',
@@ -266,13 +269,15 @@ async function main(): Promise<void> {
       'long-side': { type: 'string', default: '1024' },
       samples: { type: 'string', default: '48' },
       'all-styles': { type: 'boolean', default: false },
+      // The lines alone, as before the room network (its openings and its second opinion on a doubted layout).
+      'lines-only': { type: 'boolean', default: false },
     },
   });
   const available = await renderer.available();
   if (!available.ok) throw new Error(`Blender is needed: ${available.reason}`);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
-  const lines = await chooseLineSources(runtime);
+  const lines = await chooseLineSources(runtime, { roomNetwork: !values['lines-only'] });
   const parts = new Set(values.part!.split(','));
   if (parts.has('photos')) await photosPart(lines, Number(values['long-side']), Number(values.samples), values['all-styles']!);
   if (parts.has('time')) await timePart(lines);

@@ -15,7 +15,9 @@ import {
 } from '../src/services/geometry/analyze-room.js';
 import { boxOfPoints, intersectionOverUnion, type Box } from '../src/vision/box.js';
 import { networkOpenings } from '../src/vision/geometry/openings.js';
-import { VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
+import { networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
+import { ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
+import { analyzeWithLines, analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
 import { overlaySvg } from '../src/services/geometry/overlay-svg.js';
 import { cameraAngles, floorPlane, imageToFloor, projectPoint, type PinholeCamera } from '../src/vision/geometry/camera.js';
@@ -255,6 +257,55 @@ describe('openings seen by the room network', () => {
     assert.equal(on(both, SECOND)[0]!.kind, 'window');
     // The layout is still the lines': only the openings changed.
     assert.deepEqual(both.layout, lines.layout);
+  });
+
+  it('reaches the operations through the line choice, only where they ask for it', async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const { width, height } = networkSize(image.width, image.height, ROOM_NETWORK_SIZE);
+    const seen = networkView(camera, ROOM, width, height, [{ rect: WINDOW, kind: 'window' }, { rect: SECOND, kind: 'window' }]);
+    // The network as the worker runtime serves it: logits per class plane, the seen class far ahead.
+    const network: TensorModel = {
+      async run(_input, dims) {
+        assert.deepEqual(dims, [1, 3, height, width]);
+        const visible = new Float32Array(VISIBLE_CLASSES.length * width * height);
+        seen.visible.forEach((c, i) => (visible[c * width * height + i] = 10));
+        const plane = (n: number) => ({ data: new Float32Array(n * width * height), dims: [1, n, height, width] });
+        return { visible: { data: visible, dims: [1, VISIBLE_CLASSES.length, height, width] }, layout: plane(5), edges: plane(1) };
+      },
+    };
+    const models = (installed: boolean) => ({
+      isInstalled: async (name: string) => installed && name === ROOM_NETWORK_MODEL,
+      detectorSession: async (name: string) => (name === ROOM_NETWORK_MODEL ? network : assert.fail(`${name} opened`)),
+    });
+    const second = async (options: Parameters<typeof chooseLineSources>[1], installed = true) => {
+      const analysis = await analyzeWithLines(image, await chooseLineSources(models(installed), options));
+      return analysis.openings.filter((o) => intersectionOverUnion(boxOfPoints(o.polygon), rectBox(camera, ROOM, SECOND)) >= 0.3).length;
+    };
+    assert.equal(await second({}), 0, 'not asked: the lines alone');
+    assert.equal(await second({ roomNetwork: true }), 1, 'asked: the window only the network sees');
+    assert.equal(await second({ roomNetwork: true }, false), 0, 'asked, but the network is not there: the lines alone');
+  });
+
+  it("stands in for the lines' layout only where the operation doubts theirs and not its own", async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }]);
+    const lines = { layout: lsdLineSource(), roomNetwork: async () => seen };
+    const doubtOf = (doubted: 'lines' | 'network' | 'both' | 'none') => (analysis: RoomAnalysis) =>
+      doubted === 'both' || doubted === analysis.layout.evidence ? `the ${analysis.layout.evidence}' layout is doubted` : undefined;
+    const lineFit = await analyzeWithLines(image, lines);
+    assert.equal(lineFit.layout.evidence, 'lines');
+    // What the network sees standing is reported where the network was chosen: nothing stands in this room.
+    assert.deepEqual(lineFit.standing, []);
+    assert.equal((await analyzeWithLines(image, { layout: lines.layout })).standing, undefined);
+
+    const replaced = await analyzeWithSecondOpinion(image, lines, doubtOf('lines'));
+    assert.equal(replaced.analysis.layout.evidence, 'network');
+    assert.equal(replaced.linesDoubt, "the lines' layout is doubted");
+    for (const [doubted, network] of [['network', lines], ['both', lines], ['none', lines], ['lines', { layout: lines.layout }]] as const) {
+      const kept = await analyzeWithSecondOpinion(image, network, doubtOf(doubted));
+      assert.equal(kept.linesDoubt, undefined, doubted);
+      assert.deepEqual(kept.analysis.layout, lineFit.layout, `${doubted} doubted${'roomNetwork' in network ? '' : ', no network'}: the lines' layout`);
+    }
   });
 });
 

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import os from 'node:os';
+import path from 'node:path';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
-import { ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
+import { ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE, roomNetworkSource } from '../src/services/geometry/room-network.js';
 import { fillPolygon, type Polygon } from '../src/vision/polygon-mask.js';
 import { decodeSegmentation, LAYOUT_CLASSES, networkSize, orientationFromSegmentation } from '../src/vision/geometry/room-segmentation.js';
 import type { RawImage } from '../src/vision/raw-image.js';
@@ -114,6 +119,24 @@ describe('the committed room-understanding network', () => {
         }
       }
       assert.ok(right / inside > 0.7, `${face}: ${((right / inside) * 100).toFixed(0)} % of its pixels labelled ${face}`);
+    }
+  });
+
+  it('is installed for the worker runtime from the repository, without the registry or its store', async () => {
+    const registry = ModelRegistry.load();
+    // An empty store: none of the registry's models is installed there, and the network does not need it.
+    const runtime = new ModelRuntime(new ModelStore(path.join(os.tmpdir(), `roomcraft-empty-store-${process.pid}`), registry), registry);
+    try {
+      assert.equal(registry.has(ROOM_NETWORK_MODEL), false);
+      assert.equal(await runtime.isInstalled(ROOM_NETWORK_MODEL), true);
+      assert.equal(await runtime.isInstalled('no-such-network'), false);
+      assert.equal(await runtime.isInstalled(registry.models[0]!.name), false);
+      const seg = await roomNetworkSource(await runtime.detectorSession(ROOM_NETWORK_MODEL))(paintedRoom(192, 160).image);
+      const { width, height } = networkSize(192, 160, ROOM_NETWORK_SIZE);
+      assert.deepEqual([seg.width, seg.height], [width, height]);
+      assert.deepEqual(runtime.loaded(), [ROOM_NETWORK_MODEL]);
+    } finally {
+      await runtime.close();
     }
   });
 });

@@ -58,7 +58,7 @@ export async function analyzePhoto(config: Config, file: string | undefined, opt
     let vanishingPointLines: LineSource | undefined;
     let note = '';
     if (mode !== 'lsd') {
-      const chosen = await chooseLineSources(runtime, options.lsdForVanishingPoints ?? true);
+      const chosen = await chooseLineSources(runtime, { lsdForVanishingPoints: options.lsdForVanishingPoints ?? true });
       if (chosen.mlsd) {
         ({ layout: lines, vanishingPoints: vanishingPointLines, name: lineSourceName } = chosen);
       } else if (mode === 'mlsd') {

@@ -90,6 +90,11 @@ export class ModelRegistry {
     return new ModelRegistry(models);
   }
 
+  /** Whether `name` is one of the registry's (npm-packaged) models. */
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
   model(name: string): ModelEntry {
     const model = this.byName.get(name);
     if (!model) throw new Error(`unknown model "${name}"`);

@@ -6,13 +6,15 @@ import type { ModelStore } from './model-store.js';
 import { readTfjsLayersModel } from './tfjs-layers-files.js';
 import { tfjsLayersModelToOnnx } from './tfjs-layers-to-onnx.js';
 import { createImageModelSession, type ImageModelSession } from './onnx-runtime.js';
+import { isTrainedModelPresent, openTrainedModel } from './trained-models.js';
 
 /** Names the conversion in the cache; bump it whenever the converter's output changes. */
 export const TFJS_LAYERS_CONVERTER_ID = 'tfjs-layers-to-onnx-v1';
 
 /**
  * The models one worker thread has open. A session is created on first use from the store's (converted, verified)
- * files and reused for every later job of this thread.
+ * files and reused for every later job of this thread. A name the registry does not know is one of our trained
+ * networks (models/ in the repository, trained-models.ts): it is installed when its file is there.
  */
 export class ModelRuntime {
   private readonly sessions = new Map<string, Promise<ImageModelSession>>();
@@ -26,6 +28,7 @@ export class ModelRuntime {
 
   /** Whether the model's files are installed and intact, without loading it. */
   async isInstalled(name: string): Promise<boolean> {
+    if (!this.registry.has(name)) return isTrainedModelPresent(name);
     return this.store.filesOf(name).then(
       () => true,
       () => false,
@@ -47,9 +50,8 @@ export class ModelRuntime {
   detectorSession(name: string): Promise<DetectorSession> {
     let session = this.detectors.get(name);
     if (!session) {
-      session = openDetector(this.store, this.registry, name, {
-        ...(this.options.intraOpNumThreads ? { intraOpNumThreads: this.options.intraOpNumThreads } : {}),
-      });
+      const options = this.options.intraOpNumThreads ? { intraOpNumThreads: this.options.intraOpNumThreads } : {};
+      session = this.registry.has(name) ? openDetector(this.store, this.registry, name, options) : openTrainedModel(name, options);
       session.catch(() => this.detectors.delete(name));
       this.detectors.set(name, session);
     }

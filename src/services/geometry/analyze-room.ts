@@ -12,6 +12,7 @@ import { detectOpenings, networkOpenings, type Opening, type OpeningOptions } fr
 import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
 import { orientationFromSegmentation, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import { refineSegments } from '../../vision/geometry/refine-segments.js';
+import { standingFurniture } from '../../vision/geometry/standing-furniture.js';
 import { fuseCameraHeight } from '../../vision/geometry/metric-scale.js';
 import { greyPlane, resizeToLongSide } from '../../vision/geometry/resample.js';
 import {
@@ -19,6 +20,7 @@ import {
   boxEdges,
   facePolygons,
   FACE_LABELS,
+  FLOOR,
   layoutLabelMap,
   scaleBox,
   type FaceLabel,
@@ -82,15 +84,19 @@ export interface AnalyzeRoomOptions {
   /**
    * What the network's maps serve when `segmentation` is given: `layout`, the box fitter scores layouts against the
    * network's layout map instead of the orientation map swept from the lines; `openings`, the windows and doors its
-   * pixels show (networkOpenings) join those the lines frame, wherever none of those overlaps them. Default: layout.
+   * pixels show (networkOpenings) join those the lines frame, wherever none of those overlaps them; `standing`, what
+   * it sees standing on the layout's floor is reported (`standing`). Default: layout.
    */
-  networkUse?: readonly ('layout' | 'openings')[];
+  networkUse?: readonly NetworkUse[];
   openings?: OpeningOptions;
   /** Checked between steps. */
   signal?: AbortSignal;
 }
 
 type Point = [number, number];
+
+/** What the room network's maps may serve in an analysis (AnalyzeRoomOptions.networkUse). */
+export type NetworkUse = 'layout' | 'openings' | 'standing';
 
 export interface AnalysedLine {
   x0: number;
@@ -165,6 +171,11 @@ export interface RoomAnalysis {
     contrast: number;
     score: number;
   }[];
+  /**
+   * Furniture and clutter standing on the floor as the room network sees it (standingFurniture), boxes in photo
+   * pixels; present only where the analysis was asked for it (networkUse `standing`).
+   */
+  standing?: { x: number; y: number; width: number; height: number }[];
   /** n·X = d in camera coordinates (metres): n the unit vector pointing down to the floor, d the camera height. */
   floorPlane: { normal: Vec3; distance: number; cameraHeight: number; cameraHeightSource: CameraHeightSource };
   confidence: { vanishingPoints: number; layout: number; overall: number };
@@ -333,6 +344,7 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
       contrast: r2(o.contrast),
       score: r2(o.score),
     })),
+    ...(segmentation && networkUse.includes('standing') ? { standing: standingBoxes(camera, layout.box, segmentation, image) } : {}),
     floorPlane: { normal: plane.normal, distance: plane.distance, cameraHeight, cameraHeightSource },
     confidence: { vanishingPoints: vpConfidence, layout: layoutConfidence, overall: Math.sqrt(vpConfidence * layoutConfidence) },
     timings,
@@ -365,6 +377,14 @@ export function floorPointToImage(analysis: RoomAnalysis, point: Readonly<Vec3>)
 /** Per-pixel face indices (FACE_LABELS order) of the layout, at any size (e.g. a benchmark's label image). */
 export function layoutLabels(analysis: RoomAnalysis, width = analysis.image.width, height = analysis.image.height): Uint8Array {
   return layoutLabelMap(analysisCamera(analysis), analysisBox(analysis), width, height);
+}
+
+/** standingFurniture on the layout's floor, its boxes in the photo's pixels. */
+function standingBoxes(camera: PinholeCamera, box: RoomBox, segmentation: RoomSegmentation, image: RawImage): NonNullable<RoomAnalysis['standing']> {
+  const floor = layoutLabelMap(camera, box, segmentation.width, segmentation.height).map((face) => (face === FLOOR ? 1 : 0));
+  const sx = image.width / segmentation.width;
+  const sy = image.height / segmentation.height;
+  return standingFurniture(segmentation, floor).map((b) => ({ x: Math.floor(b.x * sx), y: Math.floor(b.y * sy), width: Math.ceil(b.width * sx), height: Math.ceil(b.height * sy) }));
 }
 
 function scaled(s: LineSegment, sx: number, sy: number): Omit<AnalysedLine, 'axis'> {

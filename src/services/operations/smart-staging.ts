@@ -44,7 +44,7 @@ function smartStaging(name: string, summary: string, rooms: readonly string[], t
         image,
         { roomId: params.roomId, styleId: params.styleId, seed: params.seed ?? crypto.randomInt(0, MAX_SEED), preserveWindows: true, decor: thorough, anneal: thorough, windowsChosen: false },
         {
-          lines: await chooseLineSources(context.models),
+          lines: await chooseLineSources(context.models, { roomNetwork: true }),
           renderer: context.renderer,
           ...(existing ? { existing } : {}),
           quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },

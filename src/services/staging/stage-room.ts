@@ -1,3 +1,4 @@
+import type { Box } from '../../vision/box.js';
 import { AppError } from '../../errors.js';
 import { planSvg } from '../../staging/plan-drawing.js';
 import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
@@ -9,7 +10,7 @@ import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { missingFloor, unsureLayout } from '../geometry/layout-trust.js';
-import { analyzeWithLines, type ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, type ChosenLines } from '../operations/line-source-choice.js';
 import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
@@ -82,6 +83,15 @@ export interface StageRoomRequest {
  * rendered in one Blender scene lit by the photo's light and composited by differential rendering, so that only the
  * furniture and its shadows change.
  */
+/**
+ * Why a whole room would not be planned on this layout: one found without evidence, or one that shows too little of
+ * the floor, comes out as pieces too large, floating or cut by the frame; refused, where a single piece at a marked
+ * spot may still do.
+ */
+export function roomLayoutDoubt(analysis: RoomAnalysis): string | undefined {
+  return unsureLayout(analysis, MIN_ROOM_LAYOUT_CONFIDENCE) ?? missingFloor(analysis, MIN_ROOM_FLOOR_SHARE);
+}
+
 export async function stageRoom(
   image: RawImage,
   request: StageRoomRequest,
@@ -97,11 +107,9 @@ export async function stageRoom(
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const analysis = deps.analysis ?? (await analyzeWithLines(image, deps.lines, deps.signal));
+  const { analysis, linesDoubt } = deps.analysis ? { analysis: deps.analysis, linesDoubt: undefined } : await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal);
   progress(0.15);
-  // A whole room planned on a layout found without evidence, or one that shows too little of the floor, comes out as
-  // pieces too large, floating or cut by the frame: refused, where a single piece at a marked spot may still do.
-  const doubt = unsureLayout(analysis, MIN_ROOM_LAYOUT_CONFIDENCE) ?? missingFloor(analysis, MIN_ROOM_FLOOR_SHARE);
+  const doubt = roomLayoutDoubt(analysis);
   if (doubt) {
     const fix =
       request.layoutFix ??
@@ -110,7 +118,9 @@ export async function stageRoom(
   }
   const room = roomModel(analysis);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
-  const obstacles = [...(standing ?? []).map(shrunkOutline), ...floorStandingOutlines(image, analysis)];
+  // What the room network sees standing (a kitchen island, a radiator): its box holds the whole thing, so no piece's
+  // image may overlap it, in front of it or behind it.
+  const obstacles = [...(standing ?? []).map(shrunkOutline), ...floorStandingOutlines(image, analysis), ...(analysis.standing ?? []).map(boxOutline)];
   const plan = planRoom(room, {
     roomId: request.roomId,
     styleId: request.styleId,
@@ -181,6 +191,8 @@ export async function stageRoom(
         existingFurniture: standing ? standing.length : null,
         lightScale: round(render.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
+        // Where the room network's layout stood in for the lines' (analyzeWithSecondOpinion), and why.
+        layout: { evidence: analysis.layout.evidence, ...(linesDoubt ? { linesSetAside: linesDoubt } : {}) },
         renderSeconds: round(render.seconds),
         renderRegions: render.regions,
         renderPeakMemoryMiB: Math.round(render.peakMemoryMiB),
@@ -212,6 +224,10 @@ function floorStandingOutlines(image: RawImage, analysis: RoomAnalysis): [number
     (b) => b.width <= MAX_STANDING_ASPECT * b.height && b.x > margin && b.x + b.width < image.width - margin && b.y + b.height < image.height - margin,
   );
   return standing.map((b) => [[b.x, 0], [b.x + b.width, 0], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]);
+}
+
+function boxOutline(b: Box): [number, number][] {
+  return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]];
 }
 
 /** The plan as the job reports it: the floor in metres, each footprint, what was left out, and a drawing from above. */
