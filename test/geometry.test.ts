@@ -15,7 +15,7 @@ import {
 } from '../src/services/geometry/analyze-room.js';
 import { boxOfPoints, intersectionOverUnion, type Box } from '../src/vision/box.js';
 import { networkOpenings } from '../src/vision/geometry/openings.js';
-import { networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
+import { LAYOUT_CLASSES, networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
 import { ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
 import { analyzeWithLines, analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
@@ -306,6 +306,27 @@ describe('openings seen by the room network', () => {
       assert.equal(kept.linesDoubt, undefined, doubted);
       assert.deepEqual(kept.analysis.layout, lineFit.layout, `${doubted} doubted${'roomNetwork' in network ? '' : ', no network'}: the lines' layout`);
     }
+  });
+
+  it('reports what the network sees standing on the floor, in photo pixels', async () => {
+    const { image } = render({ camera, room: ROOM, rects: [] });
+    const seen = networkView(camera, ROOM, 240, 180, []);
+    const lines = { layout: lsdLineSource(), roomNetwork: async () => seen };
+    // Where the lines' box puts the floor's far edge in the middle column, a cabinet 24 network pixels wide rising
+    // 20 rows above it and standing 10 below it; the network's layout map has wall above that edge.
+    const floorFace = layoutLabels(await analyzeWithLines(image, lines), 240, 180);
+    const edge = Array.from({ length: 180 }, (_, y) => y).find((y) => floorFace[y * 240 + 120] === 0)!;
+    assert.ok(edge > 40 && edge < 160, `the floor's edge at row ${edge}`);
+    for (let y = 0; y < 180; y++) {
+      for (let x = 0; x < 240; x++) {
+        const i = y * 240 + x;
+        seen.layout[i] = y >= edge ? LAYOUT_CLASSES.indexOf('floor') : LAYOUT_CLASSES.indexOf('wall-front');
+        if (x >= 108 && x < 132 && y >= edge - 20 && y < edge + 10) seen.visible[i] = VISIBLE_CLASSES.indexOf('furniture');
+      }
+    }
+    // The photo is twice the network's size: the box doubles.
+    assert.equal(image.width, 480);
+    assert.deepEqual((await analyzeWithLines(image, lines)).standing, [{ x: 216, y: 2 * (edge - 20), width: 48, height: 60 }]);
   });
 });
 

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { AppError } from '../src/errors.js';
 import type { ImageModels } from '../src/services/image-models.js';
+import { ROOM_NETWORK_MODEL } from '../src/services/geometry/room-network.js';
 import { ModelPolicy } from '../src/services/operations/model-policy.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
@@ -37,6 +38,16 @@ describe('the missing-model rule', () => {
       return true;
     });
     assert.deepEqual(policy.fallbacks, []);
+  });
+
+  it('tells the operator to restore a network of ours from the release, not to install it', async () => {
+    const policy = new ModelPolicy(models([]), { operation: 'smart-staging-v2', allowFallbacks: false });
+    await assert.rejects(policy.missingForFallback([ROOM_NETWORK_MODEL], 'the lines alone'), (error: unknown) => {
+      assert.ok(isServiceUnavailable(error));
+      assert.match(error.message, /restore models\/room-understanding\.onnx from the release: it ships with the code/);
+      assert.doesNotMatch(error.message, /roomcraft models install/);
+      return true;
+    });
   });
 
   it('records the fallback where the operator allows it, once per engine', async () => {

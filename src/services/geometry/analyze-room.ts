@@ -30,7 +30,7 @@ import { mergeCollinear, type LineSegment } from '../../vision/geometry/segments
 import { AXIS_NAMES, estimateManhattanFrame, type ManhattanOptions } from '../../vision/geometry/vanishing-points.js';
 import type { Mat3, Vec3 } from '../../vision/geometry/vec3.js';
 import type { RawImage } from '../../vision/raw-image.js';
-import { boxOfPoints, intersectionOverUnion } from '../../vision/box.js';
+import { boxOfPoints, intersectionOverUnion, type Box } from '../../vision/box.js';
 import type { LineSource } from './line-sources.js';
 import type { SegmentationSource } from './room-network.js';
 
@@ -175,7 +175,7 @@ export interface RoomAnalysis {
    * Furniture and clutter standing on the floor as the room network sees it (standingFurniture), boxes in photo
    * pixels; present only where the analysis was asked for it (networkUse `standing`).
    */
-  standing?: { x: number; y: number; width: number; height: number }[];
+  standing?: Box[];
   /** n·X = d in camera coordinates (metres): n the unit vector pointing down to the floor, d the camera height. */
   floorPlane: { normal: Vec3; distance: number; cameraHeight: number; cameraHeightSource: CameraHeightSource };
   confidence: { vanishingPoints: number; layout: number; overall: number };
@@ -384,7 +384,12 @@ function standingBoxes(camera: PinholeCamera, box: RoomBox, segmentation: RoomSe
   const floor = layoutLabelMap(camera, box, segmentation.width, segmentation.height).map((face) => (face === FLOOR ? 1 : 0));
   const sx = image.width / segmentation.width;
   const sy = image.height / segmentation.height;
-  return standingFurniture(segmentation, floor).map((b) => ({ x: Math.floor(b.x * sx), y: Math.floor(b.y * sy), width: Math.ceil(b.width * sx), height: Math.ceil(b.height * sy) }));
+  return standingFurniture(segmentation, floor).map((b) => {
+    // The photo pixels the box's segmentation pixels cover, whole.
+    const [x0, y0] = [Math.floor(b.x * sx), Math.floor(b.y * sy)];
+    const [x1, y1] = [Math.ceil((b.x + b.width) * sx), Math.ceil((b.y + b.height) * sy)];
+    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  });
 }
 
 function scaled(s: LineSegment, sx: number, sy: number): Omit<AnalysedLine, 'axis'> {

@@ -63,8 +63,8 @@ export const furnish = defineOperation({
   },
   acknowledgement: (params) => ({ styleId: params.styleId, ...(params.roomId ? { roomId: params.roomId } : {}) }),
   run: async ({ image, mask, params }, context) => {
-    // The room network's windows and doors join the lines', and its layout stands in where the lines' fails (stageRoom).
-    const lines = await chooseLineSources(context.models, { roomNetwork: true });
+    // A whole room uses the room network beside the lines (stageRoom); a single piece keeps to the lines, as measured.
+    const lines = await chooseLineSources(context.models, { roomNetwork: params.roomId !== undefined });
     const seed = params.seed ?? crypto.randomInt(0, MAX_SEED);
     const allowed = mask ? markedPixels(mask) : undefined;
     const existing = await existingFurniture(context);

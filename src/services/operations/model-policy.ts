@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { ROOM_NETWORK_MODEL } from '../geometry/room-network.js';
 import type { Detector, ImageModels } from '../image-models.js';
 
 /** A model that was missing and what produced the result instead; listed in the job's `result.fallbacks`. */
@@ -15,6 +16,9 @@ export interface ModelFallback {
 type ModelProbe = Pick<ImageModels, 'isInstalled'>;
 
 export const FALLBACK_SETTING = 'ROOMCRAFT_ALLOW_MODEL_FALLBACKS';
+
+/** The networks we train (tools/, docs/models/), in models/ beside the code. */
+const SHIPPED_WITH_THE_CODE = new Set([ROOM_NETWORK_MODEL]);
 
 /**
  * The one rule for missing models, so that no operation returns a lesser result as a plain success:
@@ -103,9 +107,11 @@ async function missingModels(models: ModelProbe, names: readonly string[]): Prom
  * path stays in the server's configuration; the client gets the names of the settings.
  */
 export function missingModelError(needer: string, missing: readonly string[], fallback?: string): AppError {
-  const install =
-    'run "roomcraft models install" with the same ROOMCRAFT_DATA_DIR (or ROOMCRAFT_MODEL_DIR) as the service, ' +
-    'or start the service with the data directory where the models are installed';
+  // Our own networks ship in the repository's models/ folder, not through the registry's install.
+  const install = missing.every((name) => SHIPPED_WITH_THE_CODE.has(name))
+    ? `restore ${missing.map((name) => `models/${name}.onnx`).join(', ')} from the release: ${missing.length > 1 ? 'they ship' : 'it ships'} with the code`
+    : 'run "roomcraft models install" with the same ROOMCRAFT_DATA_DIR (or ROOMCRAFT_MODEL_DIR) as the service, ' +
+      'or start the service with the data directory where the models are installed';
   const allow = fallback ? `, or set ${FALLBACK_SETTING}=true to accept ${fallback} instead (the answer then says so)` : '';
   return new AppError(
     'service_unavailable',

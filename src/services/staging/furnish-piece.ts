@@ -122,8 +122,13 @@ export async function furnishPiece(
  * piece beside a sofa must not be refused for the box's slack.
  */
 export function shrunkOutline(box: Box): [number, number][] {
-  const dx = box.width * 0.1;
-  const dy = box.height * 0.1;
+  return boxOutline(box, 0.1);
+}
+
+/** A box as an outline (the planner's obstacles), `inset` of its width and height taken off each side. */
+export function boxOutline(box: Box, inset = 0): [number, number][] {
+  const dx = box.width * inset;
+  const dy = box.height * inset;
   const x0 = box.x + dx;
   const y0 = box.y + dy;
   const x1 = box.x + box.width - dx;

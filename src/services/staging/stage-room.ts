@@ -1,4 +1,3 @@
-import type { Box } from '../../vision/box.js';
 import { AppError } from '../../errors.js';
 import { planSvg } from '../../staging/plan-drawing.js';
 import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
@@ -11,7 +10,7 @@ import { floorMask } from '../declutter/room-planes.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { missingFloor, unsureLayout } from '../geometry/layout-trust.js';
 import { analyzeWithSecondOpinion, type ChosenLines } from '../operations/line-source-choice.js';
-import { shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
+import { boxOutline, shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
@@ -78,12 +77,6 @@ export interface StageRoomRequest {
 }
 
 /**
- * A whole room staged into a photo: the room from the geometry analysis, the room type's programme planned on the
- * floor the photo shows (around any furniture already standing), every piece drawn from the seed in the style, all
- * rendered in one Blender scene lit by the photo's light and composited by differential rendering, so that only the
- * furniture and its shadows change.
- */
-/**
  * Why a whole room would not be planned on this layout: one found without evidence, or one that shows too little of
  * the floor, comes out as pieces too large, floating or cut by the frame; refused, where a single piece at a marked
  * spot may still do.
@@ -92,6 +85,12 @@ export function roomLayoutDoubt(analysis: RoomAnalysis): string | undefined {
   return unsureLayout(analysis, MIN_ROOM_LAYOUT_CONFIDENCE) ?? missingFloor(analysis, MIN_ROOM_FLOOR_SHARE);
 }
 
+/**
+ * A whole room staged into a photo: the room from the geometry analysis, the room type's programme planned on the
+ * floor the photo shows (around any furniture already standing), every piece drawn from the seed in the style, all
+ * rendered in one Blender scene lit by the photo's light and composited by differential rendering, so that only the
+ * furniture and its shadows change.
+ */
 export async function stageRoom(
   image: RawImage,
   request: StageRoomRequest,
@@ -118,9 +117,9 @@ export async function stageRoom(
   }
   const room = roomModel(analysis);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
-  // What the room network sees standing (a kitchen island, a radiator): its box holds the whole thing, so no piece's
-  // image may overlap it, in front of it or behind it.
-  const obstacles = [...(standing ?? []).map(shrunkOutline), ...floorStandingOutlines(image, analysis), ...(analysis.standing ?? []).map(boxOutline)];
+  // What the room network sees standing (a kitchen island, a sofa's back): its box holds the whole thing, so no
+  // piece's image may overlap it, in front of it or behind it.
+  const obstacles = [...(standing ?? []).map(shrunkOutline), ...floorStandingOutlines(image, analysis), ...(analysis.standing ?? []).map((b) => boxOutline(b))];
   const plan = planRoom(room, {
     roomId: request.roomId,
     styleId: request.styleId,
@@ -224,10 +223,6 @@ function floorStandingOutlines(image: RawImage, analysis: RoomAnalysis): [number
     (b) => b.width <= MAX_STANDING_ASPECT * b.height && b.x > margin && b.x + b.width < image.width - margin && b.y + b.height < image.height - margin,
   );
   return standing.map((b) => [[b.x, 0], [b.x + b.width, 0], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]);
-}
-
-function boxOutline(b: Box): [number, number][] {
-  return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]];
 }
 
 /** The plan as the job reports it: the floor in metres, each footprint, what was left out, and a drawing from above. */

@@ -12,7 +12,7 @@ export interface StandingFurnitureOptions {
 }
 
 const NETWORK_FLOOR = LAYOUT_CLASSES.indexOf('floor');
-const STANDING_CLASSES = new Set(['furniture', 'clutter'].map((c) => VISIBLE_CLASSES.indexOf(c as (typeof VISIBLE_CLASSES)[number])));
+const STANDING_CLASSES = new Set((['furniture', 'clutter'] as const).map((c) => VISIBLE_CLASSES.indexOf(c)));
 
 /**
  * What stands on the floor as the room network sees it: each 4-connected region of its furniture and clutter pixels
