@@ -135,13 +135,11 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
         const staged = await stage(image, roomId, styleId, 11 + index, lines, samples);
         const result = staged.result.staging as { pieces: unknown[]; plan: { completeness: number } };
         let changed = 0;
-        const differs = new Uint8Array(image.width * image.height);
         const covering = new Uint8Array(image.width * image.height);
         for (let p = 0; p < image.width * image.height; p++) {
           const step = Math.max(...[0, 1, 2].map((c) => Math.abs(image.data[p * 3 + c]! - staged.image.data[p * 3 + c]!)));
-          differs[p] = step > 0 ? 1 : 0;
           covering[p] = step > COVERING_STEP ? 1 : 0;
-          if (!differs[p]) continue;
+          if (step === 0) continue;
           changed++;
           if (!staged.changeMask[p]) row.outsideMask++;
           if (openings[p]) row.openingPixels++;
