@@ -115,7 +115,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
         changed: string[];
         walls: { changed: boolean; reason?: string; paint: string };
         floor: { reason: string };
-        staging: { changed: boolean; reason?: string; pieces?: unknown[] };
+        staging: { changed: boolean; reason?: string; pieces?: unknown[]; layout?: { evidence: string } };
         removed: { source: string; box: { width: number; height: number } }[];
         kept: { source: string; reason: string; box: { width: number; height: number } }[];
         unchangedShare: number;
@@ -131,6 +131,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
           ...(result.removed.length === 0 && result.kept.length > 0 ? [`kept ${result.kept.length} (${[...new Set(result.kept.map((k) => k.reason))].join(', ')})`] : []),
           ...(result.walls.changed ? [] : [`walls ${result.walls.reason}`]),
           ...(result.staging.changed ? [] : [`staging ${result.staging.reason}`]),
+          ...(result.staging.layout?.evidence === 'network' ? ["furniture on the room network's layout"] : []),
         ],
         outsideMask: 0,
         openingPixels: 0,
@@ -174,7 +175,8 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
     '',
     `creative-redesign's pipeline (creativity ${REDESIGN_CREATIVITY}: the furniture and the walls; windows and doors kept) on every furnished photo of`,
     `the shared set (${furnishedFiles.length}) in ${STYLES.join(', ')}, and on every empty room photo (${emptyFiles.length}) in one of them in turn, reduced to ${longSide} px on the`,
-    "longer side, as the room type the photo's name says. Contact sheet (input | ours):",
+    "longer side, as the room type the photo's name says. The furniture is planned on the smart stagings' layout: the room network's where the",
+    "lines' is doubted and the network's trusted (analyzeWithSecondOpinion); the removal and the walls on the lines'. Contact sheet (input | ours):",
     '[docs/images/redesign-contact-sheet.jpg](images/redesign-contact-sheet.jpg).',
     '',
     '| Measure | Furnished rooms | Empty rooms |',
@@ -244,7 +246,7 @@ async function main(): Promise<void> {
   if (!available.ok) throw new Error(`Blender is needed: ${available.reason}`);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
-  const lines = await chooseLineSources(runtime);
+  const lines = await chooseLineSources(runtime, { roomNetwork: true });
   const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
   const centernet = await optional(OBJECT_MODEL_NAMES.centernet);
   if (!centernet) throw new Error('the redesign needs CenterNet: ./bin/roomcraft models install');

@@ -10,6 +10,7 @@
  *   docs/images/staging-rooms.jpg.
  * - time: every empty room photo at 2 MP (and empty_living_01 at 12 MP) staged as its room type, the service's
  *   settings (targets: 90 s and 240 s on this 2-core machine, for the slowest photo).
+ * - --only NAME: the photos whose name contains NAME, the sheet in the temporary folder, docs/ left alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -101,8 +102,8 @@ async function stage(image: RawImage, roomId: string, styleId: string, seed: num
   return stageRoom(image, { roomId, styleId, seed, preserveWindows: true, decor: true, anneal: true, windowsChosen: false }, { lines, renderer, quality: { samples, threads: 0 } });
 }
 
-async function photosPart(lines: ChosenLines, longSide: number, samples: number, allStyles: boolean): Promise<void> {
-  const files = emptyRoomPhotos();
+async function photosPart(lines: ChosenLines, longSide: number, samples: number, allStyles: boolean, only: string | undefined): Promise<void> {
+  const files = emptyRoomPhotos().filter((file) => only === undefined || path.basename(file).includes(only));
   const layouts = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/data/photo-layouts.json'), 'utf8')) as DrawnLayout[];
   const rows: Row[] = [];
   const tiles: Buffer[] = [];
@@ -168,6 +169,13 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
       console.log(`${row.file} ${roomId}/${styleId}: ${row.staged ? `${row.pieces} pieces, ${(100 * row.unchangedShare).toFixed(1)} % untouched, outside mask ${row.outsideMask}, openings ${row.openingPixels}, ${row.seconds.toFixed(0)} s` : `refused: ${row.reason}`}`);
       tiles.push(await sheetRow([image, output], `${row.file} — ${roomId}, ${styleId}: ${row.staged ? `${row.pieces} pieces` : `refused (${row.reason?.split(':')[0]})`}`));
     }
+  }
+  // A look at a few photos leaves the whole run's sheet and figures in docs/ as they were.
+  if (only !== undefined) {
+    const sheet = path.join(os.tmpdir(), 'staging-rooms-only.jpg');
+    await writeSheet(tiles, sheet);
+    console.log(`contact sheet: ${sheet}`);
+    return;
   }
   await writeSheet(tiles, SHEET);
 
@@ -269,6 +277,8 @@ async function main(): Promise<void> {
       'all-styles': { type: 'boolean', default: false },
       // The lines alone, as before the room network (its openings and its second opinion on a doubted layout).
       'lines-only': { type: 'boolean', default: false },
+      // Only the photos whose name contains this, printed and not written to docs/.
+      only: { type: 'string' },
     },
   });
   const available = await renderer.available();
@@ -277,7 +287,7 @@ async function main(): Promise<void> {
   const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
   const lines = await chooseLineSources(runtime, { roomNetwork: !values['lines-only'] });
   const parts = new Set(values.part!.split(','));
-  if (parts.has('photos')) await photosPart(lines, Number(values['long-side']), Number(values.samples), values['all-styles']!);
+  if (parts.has('photos')) await photosPart(lines, Number(values['long-side']), Number(values.samples), values['all-styles']!, values.only);
   if (parts.has('time')) await timePart(lines);
   await runtime.close();
 }

@@ -18,6 +18,7 @@ import { networkOpenings } from '../src/vision/geometry/openings.js';
 import { LAYOUT_CLASSES, networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
 import { ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
 import { analyzeWithLines, analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
+import { MIN_TRUSTED_LAYOUT_CONFIDENCE } from '../src/services/geometry/layout-trust.js';
 import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
 import { overlaySvg } from '../src/services/geometry/overlay-svg.js';
 import { cameraAngles, floorPlane, imageToFloor, projectPoint, type PinholeCamera } from '../src/vision/geometry/camera.js';
@@ -202,20 +203,24 @@ function lsdSegments(image: RawImage): LineSegment[] {
 
 /**
  * What a perfect room network would see of a room: floor, ceiling and wall, with the given rectangles on the walls
- * labelled as `kind` (any wall face they name), at w × h over the camera's view.
+ * labelled as `kind` (any wall face they name), and the room's faces behind them, sure of each, at w × h over the
+ * camera's view.
  */
 function networkView(camera: PinholeCamera, room: Room, w: number, h: number, marks: { rect: WallRect; kind: VisibleClass }[], extra?: (face: number, point: Vec3) => VisibleClass | undefined): RoomSegmentation {
   const visible = new Uint8Array(w * h);
+  const layout = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const { face, point } = castRoom(room, worldRay(camera, ((x + 0.5) * camera.width) / w, ((y + 0.5) * camera.height) / h));
+      // The faces in view (floor, ceiling, left, front and right wall) are the layout classes, in the same order.
+      layout[y * w + x] = face;
       const u = face === 3 ? point[0] : point[1];
       const mark = marks.find(({ rect }) => rect.face === face && u >= rect.u0 && u <= rect.u1 && point[2] >= rect.z0 && point[2] <= rect.z1);
       const kind = mark?.kind ?? extra?.(face, point) ?? (face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall');
       visible[y * w + x] = VISIBLE_CLASSES.indexOf(kind);
     }
   }
-  return { width: w, height: h, visible, layout: new Uint8Array(w * h), layoutConfidence: new Float32Array(w * h), edges: new Float32Array(w * h) };
+  return { width: w, height: h, visible, layout, layoutConfidence: new Float32Array(w * h).fill(1), edges: new Float32Array(w * h) };
 }
 
 /** The image box of a wall rectangle. */
@@ -306,6 +311,23 @@ describe('openings seen by the room network', () => {
       assert.equal(kept.linesDoubt, undefined, doubted);
       assert.deepEqual(kept.analysis.layout, lineFit.layout, `${doubted} doubted${'roomNetwork' in network ? '' : ', no network'}: the lines' layout`);
     }
+  });
+
+  it("stands in only where its own layout is as sure as one the refresh trusts", async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }]);
+    const lines = { layout: lsdLineSource(), roomNetwork: async () => seen };
+    const doubtLines = (analysis: RoomAnalysis) => (analysis.layout.evidence === 'lines' ? 'the lines are doubted' : undefined);
+    const sure = await analyzeWithSecondOpinion(image, lines, doubtLines);
+    console.log("CONF", sure.analysis.confidence, sure.analysis.layout.orientationAgreement, sure.analysis.layout.lineSupport, sure.analysis.layout.margin, sure.analysis.layout.orientedShare);
+    assert.equal(sure.analysis.layout.evidence, 'network');
+    assert.ok(sure.analysis.confidence.layout >= MIN_TRUSTED_LAYOUT_CONFIDENCE, `${sure.analysis.confidence.layout}`);
+    // The same map, but the network unsure of every face: the box fitted to it stands on the lines alone, and the
+    // operation's own doubt (which accepts any network box here) is not enough.
+    seen.layoutConfidence.fill(0.5);
+    const unsure = await analyzeWithSecondOpinion(image, lines, doubtLines);
+    assert.equal(unsure.analysis.layout.evidence, 'lines');
+    assert.equal(unsure.linesDoubt, undefined);
   });
 
   it('reports what the network sees standing on the floor, in photo pixels', async () => {

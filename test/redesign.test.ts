@@ -95,6 +95,8 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
       assert.equal(result.floor.reason, 'creativity');
       assert.equal(result.staging.changed, true, JSON.stringify(result.staging));
       assert.ok(result.staging.pieces.length >= 1, `${result.staging.pieces.length} pieces`);
+      // The furniture stands on the layout the smart stagings use, and says which: the lines' here, where nothing doubts it.
+      assert.deepEqual(result.staging.layout, { evidence: 'lines' });
       assert.deepEqual(result.changed, ['walls', 'furniture_placed']);
       // The walls are the refresh's, in the style's paint: where no furniture stands before them, the redesign's wall
       // pixels are those POST /v1/refresh gives the same photo in that paint.

@@ -1,5 +1,6 @@
 import { missingForFallback } from './model-policy.js';
 import { analyzeRoom, type NetworkUse, type RoomAnalysis } from '../geometry/analyze-room.js';
+import { unsureLayout } from '../geometry/layout-trust.js';
 import { ROOM_NETWORK_MODEL, roomNetworkSource, type SegmentationSource } from '../geometry/room-network.js';
 import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource, type TensorModel } from '../geometry/line-sources.js';
 import type { RawImage } from '../../vision/raw-image.js';
@@ -50,6 +51,12 @@ export async function chooseLineSources(models: LineModels, options: LineChoiceO
   return { layout, vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd`, mlsd: true, ...network };
 }
 
+/** The same lines without the room network: for the steps measured on the lines alone (a redesign's removal and paint). */
+export function withoutRoomNetwork(lines: ChosenLines): ChosenLines {
+  const { roomNetwork, ...alone } = lines;
+  return alone;
+}
+
 async function roomNetworkOf(models: LineModels): Promise<{ roomNetwork?: SegmentationSource }> {
   if ((await missingForFallback(models, [ROOM_NETWORK_MODEL], 'the lines alone')).length > 0) return {};
   return { roomNetwork: roomNetworkSource(await models.detectorSession(ROOM_NETWORK_MODEL)) };
@@ -78,16 +85,21 @@ export interface SecondOpinion {
  * the network's layout map instead when `doubt` accepts that one. The lines stay first: on the 25 hand-drawn photos
  * they are right more often (docs/models/room-understanding.md), but where they fail they mostly fail in ways the
  * operations' own checks catch (a wall put before the camera: no floor below the horizon), and there the network's
- * box is far better (layout error 24.9 → 5.2 %, 21.7 → 5.8 %, 40.3 → 13.5 %). A photo neither passes keeps the lines'
- * analysis, for the operation to refuse as before. The second analysis finds the lines and runs the network again
- * (about a second at 2 MP), against the tens of seconds of a staging it may save from a refusal.
+ * box is often better (empty_bedroom_04: layout error 21.7 → 5.8 %). The network's box must also be one the refresh
+ * would trust (unsureLayout's confidence of 0.6, where the lines' need only pass `doubt`): what replaces a doubted
+ * layout clears a higher bar than the one it replaces. Seen on empty_bedroom_01: a network box at 0.53, with a small
+ * drawn layout error (5.2 %), made the closet wall and the window wall one wall 16 m away, and the staged bed stood
+ * before the doorway the frame cuts. A photo neither passes keeps the lines' analysis, for the operation to refuse as
+ * before. The second analysis
+ * finds the lines and runs the network again (about a second at 2 MP), against the tens of seconds of a staging it
+ * may save from a refusal.
  */
 export async function analyzeWithSecondOpinion(image: RawImage, lines: AnalysisLines, doubt: LayoutDoubt, signal?: AbortSignal): Promise<SecondOpinion> {
   const analysis = await analyzeWithLines(image, lines, signal);
   const linesDoubt = doubt(analysis);
   if (!linesDoubt || !lines.roomNetwork) return { analysis };
   const network = await analyze(image, lines, ['layout', 'openings', 'standing'], signal);
-  return doubt(network) ? { analysis } : { analysis: network, linesDoubt };
+  return doubt(network) || unsureLayout(network) ? { analysis } : { analysis: network, linesDoubt };
 }
 
 type AnalysisLines = Pick<ChosenLines, 'layout' | 'vanishingPoints' | 'roomNetwork'> & { name?: string };

@@ -43,7 +43,7 @@ export async function runRedesign(
     image,
     { ...request, palette: style.palette, seed: request.seed ?? crypto.randomInt(0, MAX_SEED) },
     {
-      lines: await chooseLineSources(context.models),
+      lines: await chooseLineSources(context.models, { roomNetwork: true }),
       detectors: await withOptionalDetectors(context.models, centernet),
       renderer: context.renderer,
       quality: { samples: context.config.staging.samples, threads: context.config.staging.threads },

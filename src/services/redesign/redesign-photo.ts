@@ -5,13 +5,13 @@ import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
-import type { ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, withoutRoomNetwork, type ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 import { unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
-import { stageRoom } from '../staging/stage-room.js';
+import { roomLayoutDoubt, stageRoom } from '../staging/stage-room.js';
 import { isPieceSized, isStandingFurniture } from '../staging/standing-furniture.js';
 import { wallPaintOf } from './style-paint.js';
 
@@ -45,6 +45,7 @@ export interface RedesignRequest {
 }
 
 export interface RedesignDeps {
+  /** The room network in them, where chosen, serves the furniture step alone. */
   lines: ChosenLines;
   detectors: ObjectDetectors;
   renderer: FurnitureRenderer;
@@ -87,7 +88,10 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
 
   // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
   // Its room analysis serves every step: a removal or a coat of paint moves no wall, floor or camera.
-  const found = await findCandidates(image, deps.lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
+  // The removal and the paint stand on the lines' layout (as the declutter and the refresh do); the furniture on what
+  // the smart stagings plan on (step 4).
+  const lines = withoutRoomNetwork(deps.lines);
+  const found = await findCandidates(image, lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
   const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
   const removal = await removeCandidates(image, found.analysis, candidates, {
     openings: found.openings,
@@ -124,7 +128,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     const refreshed = await refreshPhoto(
       current,
       { transformation: 'walls', value: paint, paint },
-      { lines: deps.lines, detectors: deps.detectors, analysis: found.analysis, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
+      { lines, detectors: deps.detectors, analysis: found.analysis, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
     );
     const report = refreshed.result.refresh;
     if (refreshed.changeMask) {
@@ -150,7 +154,12 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  const notStaged = whyNotStage(found.analysis, removal.kept);
+  // The layout the smart stagings plan a whole room on: the lines', or the room network's where the lines' is doubted
+  // and the network's is trusted, with the network's windows, doors and standing furniture. Found on the photo as it
+  // came: a removal or a coat of paint moves no wall; what the network saw standing where an object was removed
+  // stays an obstacle, which can only leave that floor empty.
+  const layout = deps.lines.roomNetwork ? await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal) : { analysis: found.analysis };
+  const notStaged = whyNotStage(layout.analysis, removal.kept);
   if (notStaged) {
     staging = notStaged;
   } else {
@@ -172,7 +181,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         },
         {
           lines: deps.lines,
-          analysis: found.analysis,
+          analysis: layout,
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),

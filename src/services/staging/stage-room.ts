@@ -9,7 +9,7 @@ import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { missingFloor, unsureLayout } from '../geometry/layout-trust.js';
-import { analyzeWithSecondOpinion, type ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { boxOutline, shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
@@ -99,14 +99,17 @@ export async function stageRoom(
     renderer: FurnitureRenderer;
     quality: RenderQuality;
     existing?: ExistingFurniture;
-    /** This photo's room as an earlier step already analysed it (see RefreshDeps.analysis); else analysed here. */
-    analysis?: RoomAnalysis;
+    /**
+     * This photo's room as an earlier step already analysed it for a whole room (analyzeWithSecondOpinion with
+     * roomLayoutDoubt); else analysed here.
+     */
+    analysis?: SecondOpinion;
     signal?: AbortSignal;
     progress?: (fraction: number) => void;
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const { analysis, linesDoubt } = deps.analysis ? { analysis: deps.analysis, linesDoubt: undefined } : await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal);
+  const { analysis, linesDoubt } = deps.analysis ?? (await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal));
   progress(0.15);
   const doubt = roomLayoutDoubt(analysis);
   if (doubt) {
