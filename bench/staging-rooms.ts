@@ -103,11 +103,13 @@ async function stage(image: RawImage, roomId: string, styleId: string, seed: num
 }
 
 async function photosPart(lines: ChosenLines, longSide: number, samples: number, allStyles: boolean, only: string | undefined): Promise<void> {
-  const files = emptyRoomPhotos().filter((file) => only === undefined || path.basename(file).includes(only));
+  const files = emptyRoomPhotos();
   const layouts = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/data/photo-layouts.json'), 'utf8')) as DrawnLayout[];
   const rows: Row[] = [];
   const tiles: Buffer[] = [];
   for (const [index, file] of files.entries()) {
+    // Skipped here rather than filtered out: each photo keeps the style and seed of its place in the whole run.
+    if (only !== undefined && !path.basename(file).includes(only)) continue;
     const image = await readPhoto(file, longSide);
     // The analysis stageRoom builds on, for the openings it keeps free.
     const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt);
@@ -189,7 +191,7 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     `kept untouched) on every empty room photo of the shared sets (${files.length}), reduced to ${longSide} px on the longer side, ${samples} samples,`,
     `${allStyles ? 'in three styles each' : 'one style per photo in turn (scandinavian, industrial, traditional)'}, the room type the photo's name says (others as living rooms).`,
     lines.roomNetwork
-      ? "The room network's windows and doors join the lines', and its layout replaces theirs where the staging's checks refuse the lines' and accept the network's (analyzeWithSecondOpinion)."
+      ? "The room network's windows and doors join the lines', and its layout replaces theirs where the staging's checks refuse the lines' and accept the network's, found with a confidence of at least 0.6 (analyzeWithSecondOpinion)."
       : 'The lines alone (--lines-only): their layout and the windows and doors they frame.',
     'Contact sheet (input | ours): [docs/images/staging-rooms.jpg](images/staging-rooms.jpg).',
     '',

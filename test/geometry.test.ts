@@ -319,12 +319,14 @@ describe('openings seen by the room network', () => {
     const lines = { layout: lsdLineSource(), roomNetwork: async () => seen };
     const doubtLines = (analysis: RoomAnalysis) => (analysis.layout.evidence === 'lines' ? 'the lines are doubted' : undefined);
     const sure = await analyzeWithSecondOpinion(image, lines, doubtLines);
-    console.log("CONF", sure.analysis.confidence, sure.analysis.layout.orientationAgreement, sure.analysis.layout.lineSupport, sure.analysis.layout.margin, sure.analysis.layout.orientedShare);
     assert.equal(sure.analysis.layout.evidence, 'network');
     assert.ok(sure.analysis.confidence.layout >= MIN_TRUSTED_LAYOUT_CONFIDENCE, `${sure.analysis.confidence.layout}`);
     // The same map, but the network unsure of every face: the box fitted to it stands on the lines alone, and the
     // operation's own doubt (which accepts any network box here) is not enough.
     seen.layoutConfidence.fill(0.5);
+    // Sure enough for the stagings' own checks (0.3), not for the bar a replacement must clear.
+    const guessed = await analyzeRoom(image, lines.layout, { segmentation: lines.roomNetwork, networkUse: ['layout'] });
+    assert.ok(guessed.confidence.layout >= 0.3 && guessed.confidence.layout < MIN_TRUSTED_LAYOUT_CONFIDENCE, `${guessed.confidence.layout}`);
     const unsure = await analyzeWithSecondOpinion(image, lines, doubtLines);
     assert.equal(unsure.analysis.layout.evidence, 'lines');
     assert.equal(unsure.linesDoubt, undefined);

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { RegionMask } from '../../vision/declutter/region-mask.js';
+import { intersectionArea } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
@@ -87,9 +88,8 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   const timer = stepTimer(deps.signal);
 
   // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
-  // Its room analysis serves every step: a removal or a coat of paint moves no wall, floor or camera.
-  // The removal and the paint stand on the lines' layout (as the declutter and the refresh do); the furniture on what
-  // the smart stagings plan on (step 4).
+  // Its room analysis, on the lines alone as the declutter and the refresh measured theirs, serves the removal and the
+  // paint: a removal or a coat of paint moves no wall, floor or camera. The furniture has its own (step 4).
   const lines = withoutRoomNetwork(deps.lines);
   const found = await findCandidates(image, lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
   const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
@@ -154,12 +154,19 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  // The layout the smart stagings plan a whole room on: the lines', or the room network's where the lines' is doubted
-  // and the network's is trusted, with the network's windows, doors and standing furniture. Found on the photo as it
-  // came: a removal or a coat of paint moves no wall; what the network saw standing where an object was removed
-  // stays an obstacle, which can only leave that floor empty.
-  const layout = deps.lines.roomNetwork ? await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal) : { analysis: found.analysis };
-  const notStaged = whyNotStage(layout.analysis, removal.kept);
+  // The room as the smart stagings plan on it, with the network's windows, doors and standing furniture: the lines'
+  // layout, or the room network's where the redesign doubts the lines' (its own 0.6 bar, or the stagings' checks) and
+  // trusts the network's. Not where furniture the removal kept refuses the step anyway: the analysis costs seconds.
+  // Found on the photo as it came (a removal or a coat of paint moves no wall), so what the network sees standing
+  // where an object was removed is no obstacle.
+  const wholeRoom =
+    deps.lines.roomNetwork && !removal.kept.some((k) => isStandingFurniture(k))
+      ? await analyzeWithSecondOpinion(image, deps.lines, redesignLayoutDoubt, deps.signal)
+      : { analysis: found.analysis };
+  if (wholeRoom.analysis.standing && removal.removed.length > 0) {
+    wholeRoom.analysis = { ...wholeRoom.analysis, standing: wholeRoom.analysis.standing.filter((b) => !removal.removed.some((o) => intersectionArea(b, o.box) > 0)) };
+  }
+  const notStaged = whyNotStage(wholeRoom.analysis, removal.kept);
   if (notStaged) {
     staging = notStaged;
   } else {
@@ -181,7 +188,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         },
         {
           lines: deps.lines,
-          analysis: layout,
+          analysis: wholeRoom,
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),
@@ -270,6 +277,11 @@ export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'>, kept: re
   if (furniture.length === 0) return undefined;
   const labels = [...new Set(furniture.map((k) => k.label))].join(', ');
   return skipped('furniture_kept', `the ${labels} in the photo could not be removed cleanly (see kept), and new furniture beside it would be a second set in the room`);
+}
+
+/** The redesign's doubt of a layout for its furniture: whyNotStage's bar first, then the whole-room stagings' checks. */
+function redesignLayoutDoubt(analysis: RoomAnalysis): string | undefined {
+  return unsureLayout(analysis) ?? roomLayoutDoubt(analysis);
 }
 
 function skipped(reason: string, detail: string): Skipped {
