@@ -23,7 +23,8 @@ export interface ChosenLines {
   /**
    * Our room network: its windows and doors join those the lines find (analyzeRoom's `networkUse: ['openings']`),
    * what it sees standing on the floor is reported (`standing`), and its layout is the second opinion where an
-   * operation doubts the lines' (analyzeWithSecondOpinion). Absent where the operation did not ask for it.
+   * operation doubts the lines' and trusts its own (analyzeWithSecondOpinion). Absent where the operation did not ask
+   * for it.
    */
   roomNetwork?: SegmentationSource;
 }
@@ -89,10 +90,9 @@ export interface SecondOpinion {
  * would trust (unsureLayout's confidence of 0.6, where the lines' need only pass `doubt`): what replaces a doubted
  * layout clears a higher bar than the one it replaces. Seen on empty_bedroom_01: a network box at 0.53, with a small
  * drawn layout error (5.2 %), made the closet wall and the window wall one wall 16 m away, and the staged bed stood
- * before the doorway the frame cuts. A photo neither passes keeps the lines' analysis, for the operation to refuse as
- * before. The second analysis
- * finds the lines and runs the network again (about a second at 2 MP), against the tens of seconds of a staging it
- * may save from a refusal.
+ * before the doorway the frame cuts. Where the network's box falls short, the lines' analysis is kept, for the
+ * operation to refuse as before. The second analysis finds the lines and runs the network again (about a second at
+ * 2 MP), against the tens of seconds of a staging it may save from a refusal.
  */
 export async function analyzeWithSecondOpinion(image: RawImage, lines: AnalysisLines, doubt: LayoutDoubt, signal?: AbortSignal): Promise<SecondOpinion> {
   const analysis = await analyzeWithLines(image, lines, signal);
