@@ -4,7 +4,10 @@ import sharp from 'sharp';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
 import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
-import { whyNotStage } from '../src/services/redesign/redesign-photo.js';
+import { redesignPhoto, whyNotStage } from '../src/services/redesign/redesign-photo.js';
+import { lsdLineSource } from '../src/services/geometry/line-sources.js';
+import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
+import type { RawImage } from '../src/vision/raw-image.js';
 import { wallPaintOf } from '../src/services/redesign/style-paint.js';
 import { dataUrl } from './helpers/fixtures.js';
 import { paintedRoom } from './helpers/painted-room.js';
@@ -40,6 +43,42 @@ describe('when a redesign stages no furniture', () => {
     const kept = whyNotStage(layoutFound(0.9), [{ label: 'bed', source: 'centernet', score: 0.7 }, { label: 'person', source: 'nanodet', score: 0.8 }, { label: 'bed', source: 'objectron', score: 0.5 }]);
     assert.equal(kept?.reason, 'furniture_kept');
     assert.match(kept!.detail, /^the bed, person in the photo could not be removed cleanly/);
+  });
+});
+
+describe('the room network in a redesign', () => {
+  it('serves the furniture step alone: the removal and the paint stand on the lines', async () => {
+    const room = paintedRoom();
+    // A perfect network's maps of the room: its faces, sure of each; the window seen as one.
+    const networkCalls: number[] = [];
+    const roomNetwork = async (working: RawImage): Promise<RoomSegmentation> => {
+      networkCalls.push(working.width);
+      const visible = Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall'));
+      const { width, height } = room.image;
+      return { width, height, visible, layout: room.labels.slice(), layoutConfidence: new Float32Array(width * height).fill(1), edges: new Float32Array(width * height) };
+    };
+    // CenterNet seeing nothing: nothing to remove.
+    const centernet = { run: async () => ({ heatmap: { data: new Float32Array(80 * 128 * 128), dims: [1, 80, 128, 128] }, sizes: { data: new Float32Array(4 * 128 * 128), dims: [1, 4, 128, 128] } }) };
+    // Stops the furniture step at its render: what the test follows happens before it.
+    const renderer = { available: async () => ({ ok: true as const, version: 'stub' }), render: async () => assert.fail('rendered') };
+    const stepsBefore: number[] = [];
+    await assert.rejects(
+      redesignPhoto(
+        room.image,
+        { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 15, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
+        {
+          lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork },
+          detectors: { centernet },
+          renderer,
+          quality: { samples: 1, threads: 1 },
+          // The walls are painted by 0.4 of the progress; the furniture step starts after.
+          progress: (fraction) => (fraction <= 0.4 ? stepsBefore.push(networkCalls.length) : undefined),
+        },
+      ),
+      /rendered/,
+    );
+    assert.equal(stepsBefore.at(-1), 0, 'the network was not asked before the furniture step');
+    assert.equal(networkCalls.length, 1, 'the furniture step asked it once: the lines were sure, so no second opinion');
   });
 });
 
