@@ -8,6 +8,7 @@ import { redesignPhoto, whyNotStage } from '../src/services/redesign/redesign-ph
 import { lsdLineSource } from '../src/services/geometry/line-sources.js';
 import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
 import type { RawImage } from '../src/vision/raw-image.js';
+import { cocoClassId } from '../src/vision/declutter/coco-classes.js';
 import { wallPaintOf } from '../src/services/redesign/style-paint.js';
 import { dataUrl } from './helpers/fixtures.js';
 import { paintedRoom } from './helpers/painted-room.js';
@@ -57,8 +58,22 @@ describe('the room network in a redesign', () => {
       const { width, height } = room.image;
       return { width, height, visible, layout: room.labels.slice(), layoutConfidence: new Float32Array(width * height).fill(1), edges: new Float32Array(width * height) };
     };
-    // CenterNet seeing nothing: nothing to remove.
-    const centernet = { run: async () => ({ heatmap: { data: new Float32Array(80 * 128 * 128), dims: [1, 80, 128, 128] }, sizes: { data: new Float32Array(4 * 128 * 128), dims: [1, 4, 128, 128] } }) };
+    // CenterNet seeing nothing (nothing to remove), or a chair whose box is the middle of the floor, 120 × 80 pixels
+    // of the 512-pixel input.
+    const centernetSeeing = (chair: boolean) => ({
+      run: async () => {
+        const plane = 128 * 128;
+        const heatmap = new Float32Array(80 * plane);
+        const sizes = new Float32Array(4 * plane);
+        if (chair) {
+          const cell = 100 * 128 + 64;
+          heatmap[cocoClassId('chair') * plane + cell] = 0.9;
+          [60, 40, 60, 40].forEach((distance, side) => (sizes[side * plane + cell] = distance));
+        }
+        return { heatmap: { data: heatmap, dims: [1, 80, 128, 128] }, sizes: { data: sizes, dims: [1, 4, 128, 128] } };
+      },
+    });
+    const centernet = centernetSeeing(false);
     // Stops the furniture step at its render: what the test follows happens before it.
     const renderer = { available: async () => ({ ok: true as const, version: 'stub' }), render: async () => assert.fail('rendered') };
     const stepsBefore: number[] = [];
@@ -79,6 +94,18 @@ describe('the room network in a redesign', () => {
     );
     assert.equal(stepsBefore.at(-1), 0, 'the network was not asked before the furniture step');
     assert.equal(networkCalls.length, 1, 'the furniture step asked it once: the lines were sure, so no second opinion');
+
+    // Where the detectors found something, the furniture stands on the lines' analysis alone.
+    networkCalls.length = 0;
+    const withChair = await redesignPhoto(
+      room.image,
+      { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 5, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
+      { lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork }, detectors: { centernet: centernetSeeing(true) }, renderer, quality: { samples: 1, threads: 1 } },
+    );
+    const report = withChair.result.redesign as { removed: { label: string }[]; kept: { label: string }[] };
+    const labels = [...report.removed, ...report.kept].map((o) => o.label);
+    assert.ok(labels.includes('chair'), labels.join(', '));
+    assert.equal(networkCalls.length, 0);
   });
 });
 
