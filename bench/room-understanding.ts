@@ -455,7 +455,7 @@ async function main(): Promise<void> {
     "network's layout map instead of the lines' orientation map; **network raw**: the network's layout map alone;",
     "**staging**: what the whole-room stagings build on (analyzeWithSecondOpinion): the lines' layout, the network box where the",
     "staging's own checks (confidence under 0.3, or under 8 % floor on a photo looking down) refuse the lines' and accept the",
-    "network's, and the network's is found with a confidence of at least 0.6; otherwise the lines' (which the staging then refuses). Contact sheet",
+    "network's, and the network's is found with a confidence of at least 0.6; where the network's falls short, the lines' (refused). Contact sheet",
     `(photo | what the network sees | its layout | the box fitted to it | drawn): [docs/images/room-understanding-photos.jpg](images/room-understanding-photos.jpg).`,
     '',
     '| Photo | lines | network box | network raw | staging (from) |',

@@ -10,7 +10,8 @@
  *   docs/images/staging-rooms.jpg.
  * - time: every empty room photo at 2 MP (and empty_living_01 at 12 MP) staged as its room type, the service's
  *   settings (targets: 90 s and 240 s on this 2-core machine, for the slowest photo).
- * - --only NAME: the photos whose name contains NAME, the sheet in the temporary folder, docs/ left alone.
+ * - --only NAME: the photos part alone, on the photos whose name contains NAME, the sheet in the temporary folder,
+ *   docs/ left alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -290,7 +291,7 @@ async function main(): Promise<void> {
   const lines = await chooseLineSources(runtime, { roomNetwork: !values['lines-only'] });
   const parts = new Set(values.part!.split(','));
   if (parts.has('photos')) await photosPart(lines, Number(values['long-side']), Number(values.samples), values['all-styles']!, values.only);
-  if (parts.has('time')) await timePart(lines);
+  if (parts.has('time') && values.only === undefined) await timePart(lines);
   await runtime.close();
 }
 

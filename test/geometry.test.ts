@@ -321,8 +321,9 @@ describe('openings seen by the room network', () => {
     const sure = await analyzeWithSecondOpinion(image, lines, doubtLines);
     assert.equal(sure.analysis.layout.evidence, 'network');
     assert.ok(sure.analysis.confidence.layout >= MIN_TRUSTED_LAYOUT_CONFIDENCE, `${sure.analysis.confidence.layout}`);
-    // The same map, but the network unsure of every face: the box fitted to it stands on the lines alone, and the
-    // operation's own doubt (which accepts any network box here) is not enough.
+    // The same map, but the network unsure of every face: below the 0.6 from which its map counts at all, so the box
+    // fitted to it stands on the lines alone; and the operation's own doubt (which accepts any network box here) is
+    // not enough to take it.
     seen.layoutConfidence.fill(0.5);
     // Sure enough for the stagings' own checks (0.3), not for the bar a replacement must clear.
     const guessed = await analyzeRoom(image, lines.layout, { segmentation: lines.roomNetwork, networkUse: ['layout'] });

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js';
 import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
-import { redesignPhoto, whyNotStage } from '../src/services/redesign/redesign-photo.js';
+import { notRemoved, redesignPhoto, whyNotStage } from '../src/services/redesign/redesign-photo.js';
 import { lsdLineSource } from '../src/services/geometry/line-sources.js';
 import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
 import type { RawImage } from '../src/vision/raw-image.js';
@@ -47,6 +47,17 @@ describe('when a redesign stages no furniture', () => {
   });
 });
 
+describe('what a redesign keeps as standing', () => {
+  it('drops the boxes the removed objects cover for the most part, and only those', () => {
+    const island = { x: 100, y: 100, width: 200, height: 100 };
+    const cupboard = { x: 400, y: 50, width: 80, height: 150 };
+    // A shoe at the island's foot; a sofa over most of the cupboard's box, in two pieces.
+    const removed = [{ x: 120, y: 180, width: 30, height: 20 }, { x: 390, y: 40, width: 60, height: 170 }, { x: 450, y: 40, width: 40, height: 170 }];
+    assert.deepEqual(notRemoved([island, cupboard], removed), [island]);
+    assert.deepEqual(notRemoved([island, cupboard], []), [island, cupboard]);
+  });
+});
+
 describe('the room network in a redesign', () => {
   it('serves the furniture step alone: the removal and the paint stand on the lines', async () => {
     const room = paintedRoom();
@@ -59,7 +70,7 @@ describe('the room network in a redesign', () => {
       return { width, height, visible, layout: room.labels.slice(), layoutConfidence: new Float32Array(width * height).fill(1), edges: new Float32Array(width * height) };
     };
     // CenterNet seeing nothing (nothing to remove), or a chair whose box is the middle of the floor, 120 × 80 pixels
-    // of the 512-pixel input.
+    // of the 512-pixel input, at a score the declutter takes (0.3) but too low to call the room furnished (0.45).
     const centernetSeeing = (chair: boolean) => ({
       run: async () => {
         const plane = 128 * 128;
@@ -67,7 +78,7 @@ describe('the room network in a redesign', () => {
         const sizes = new Float32Array(4 * plane);
         if (chair) {
           const cell = 100 * 128 + 64;
-          heatmap[cocoClassId('chair') * plane + cell] = 0.9;
+          heatmap[cocoClassId('chair') * plane + cell] = 0.38;
           [60, 40, 60, 40].forEach((distance, side) => (sizes[side * plane + cell] = distance));
         }
         return { heatmap: { data: heatmap, dims: [1, 80, 128, 128] }, sizes: { data: sizes, dims: [1, 4, 128, 128] } };
@@ -95,16 +106,17 @@ describe('the room network in a redesign', () => {
     assert.equal(stepsBefore.at(-1), 0, 'the network was not asked before the furniture step');
     assert.equal(networkCalls.length, 1, 'the furniture step asked it once: the lines were sure, so no second opinion');
 
-    // Where the detectors found something, the furniture stands on the lines' analysis alone.
+    // Where the detectors found something, even what does not make the room furnished, the furniture stands on the
+    // lines' analysis alone: the furniture step still runs (to its render), without asking the network.
     networkCalls.length = 0;
-    const withChair = await redesignPhoto(
-      room.image,
-      { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 5, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
-      { lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork }, detectors: { centernet: centernetSeeing(true) }, renderer, quality: { samples: 1, threads: 1 } },
+    await assert.rejects(
+      redesignPhoto(
+        room.image,
+        { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 5, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
+        { lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork }, detectors: { centernet: centernetSeeing(true) }, renderer, quality: { samples: 1, threads: 1 } },
+      ),
+      /rendered/,
     );
-    const report = withChair.result.redesign as { removed: { label: string }[]; kept: { label: string }[] };
-    const labels = [...report.removed, ...report.kept].map((o) => o.label);
-    assert.ok(labels.includes('chair'), labels.join(', '));
     assert.equal(networkCalls.length, 0);
   });
 });
@@ -161,8 +173,6 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
       assert.equal(result.floor.reason, 'creativity');
       assert.equal(result.staging.changed, true, JSON.stringify(result.staging));
       assert.ok(result.staging.pieces.length >= 1, `${result.staging.pieces.length} pieces`);
-      // The furniture stands on the layout the smart stagings use, and says which: the lines' here, where nothing doubts it.
-      assert.deepEqual(result.staging.layout, { evidence: 'lines' });
       assert.deepEqual(result.changed, ['walls', 'furniture_placed']);
       // The walls are the refresh's, in the style's paint: where no furniture stands before them, the redesign's wall
       // pixels are those POST /v1/refresh gives the same photo in that paint.

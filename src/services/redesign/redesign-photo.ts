@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { RegionMask } from '../../vision/declutter/region-mask.js';
-import { intersectionArea } from '../../vision/box.js';
+import { area, intersectionArea, type Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
@@ -89,7 +89,8 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
 
   // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
   // Its room analysis, on the lines alone as the declutter and the refresh measured theirs, serves the removal and the
-  // paint: a removal or a coat of paint moves no wall, floor or camera. The furniture has its own (step 4).
+  // paint: a removal or a coat of paint moves no wall, floor or camera. In a room where nothing was detected, the
+  // furniture has its own (step 4).
   const lines = withoutRoomNetwork(deps.lines);
   const found = await findCandidates(image, lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
   const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
@@ -154,21 +155,21 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  // In a room where the detectors found nothing, the room as the smart stagings plan on it, with the network's
-  // windows, doors and standing furniture: the lines' layout, or the room network's where the redesign doubts the
-  // lines' (its own 0.6 bar, or the stagings' checks) and trusts the network's. Not where anything was detected: the
-  // network's box was off by 14–44 % on every furnished photo drawn by hand, and on furnished_dining_modern_05 (a
-  // glass table the detectors see too weakly to call the room furnished) it put a second dining set before the
-  // sliding door. Found on the photo as it came (a removal or a coat of paint moves no wall), so what the network
-  // sees standing where an object was removed is no obstacle.
-  const wholeRoom =
+  // In a room where the detectors found nothing, the room exactly as the smart stagings would plan on it: the lines'
+  // layout with the network's windows, doors and standing furniture, or the network's layout where the stagings'
+  // checks refuse the lines' and the network's passes them at 0.6 (docs/decisions/0019); whyNotStage's own bar then
+  // applies to whichever was taken. Not where anything was detected: the network's box was off by 15–44 % on every
+  // furnished photo drawn by hand, and on furnished_dining_modern_05 (a glass table the detectors see too weakly to
+  // call the room furnished) it put a second dining set before the sliding door.
+  const furnitureRoom =
     deps.lines.roomNetwork && !found.candidates.some((c) => c.detected)
-      ? await analyzeWithSecondOpinion(image, deps.lines, redesignLayoutDoubt, deps.signal)
+      ? await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal)
       : { analysis: found.analysis };
-  if (wholeRoom.analysis.standing && removal.removed.length > 0) {
-    wholeRoom.analysis = { ...wholeRoom.analysis, standing: wholeRoom.analysis.standing.filter((b) => !removal.removed.some((o) => intersectionArea(b, o.box) > 0)) };
+  // The network looked at the photo as it came, so it still sees what the removal took out: not an obstacle.
+  if (furnitureRoom.analysis.standing && removal.removed.length > 0) {
+    furnitureRoom.analysis = { ...furnitureRoom.analysis, standing: notRemoved(furnitureRoom.analysis.standing, removal.removed.map((o) => o.box)) };
   }
-  const notStaged = whyNotStage(wholeRoom.analysis, removal.kept);
+  const notStaged = whyNotStage(furnitureRoom.analysis, removal.kept);
   if (notStaged) {
     staging = notStaged;
   } else {
@@ -190,7 +191,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         },
         {
           lines: deps.lines,
-          analysis: wholeRoom,
+          analysis: furnitureRoom,
           renderer: deps.renderer,
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),
@@ -281,9 +282,12 @@ export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'>, kept: re
   return skipped('furniture_kept', `the ${labels} in the photo could not be removed cleanly (see kept), and new furniture beside it would be a second set in the room`);
 }
 
-/** The redesign's doubt of a layout for its furniture: whyNotStage's bar first, then the whole-room stagings' checks. */
-function redesignLayoutDoubt(analysis: RoomAnalysis): string | undefined {
-  return unsureLayout(analysis) ?? roomLayoutDoubt(analysis);
+/**
+ * The boxes of `standing` that the removed objects do not cover for the most part: a removed shoe beside a kitchen
+ * island leaves the island standing.
+ */
+export function notRemoved(standing: readonly Box[], removed: readonly Box[]): Box[] {
+  return standing.filter((box) => removed.reduce((sum, r) => sum + intersectionArea(box, r), 0) < 0.5 * area(box));
 }
 
 function skipped(reason: string, detail: string): Skipped {

@@ -100,8 +100,8 @@ export async function stageRoom(
     quality: RenderQuality;
     existing?: ExistingFurniture;
     /**
-     * This photo's room as an earlier step already analysed it for a whole room (analyzeWithSecondOpinion with
-     * roomLayoutDoubt); else analysed here.
+     * This photo's room as an earlier step analysed it, with `linesDoubt` where the network's layout stood in (a
+     * redesign's); else analysed here (analyzeWithSecondOpinion with roomLayoutDoubt).
      */
     analysis?: SecondOpinion;
     signal?: AbortSignal;
