@@ -313,6 +313,23 @@ describe('openings seen by the room network', () => {
     }
   });
 
+  it('runs the lines and the network once for both opinions', async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }]);
+    const calls = { lines: 0, network: 0 };
+    const lsd = lsdLineSource();
+    const lines = {
+      layout: async (working: RawImage) => (calls.lines++, lsd(working)),
+      roomNetwork: async () => (calls.network++, seen),
+    };
+    const opinion = await analyzeWithSecondOpinion(image, lines, (a) => (a.layout.evidence === 'lines' ? 'the lines are doubted' : undefined));
+    assert.equal(opinion.analysis.layout.evidence, 'network');
+    assert.deepEqual(calls, { lines: 1, network: 1 });
+    // Another photo is another answer.
+    await analyzeWithSecondOpinion(render({ camera, room: ROOM, rects: [WINDOW] }).image, lines, () => undefined);
+    assert.deepEqual(calls, { lines: 2, network: 2 });
+  });
+
   it("stands in only where its own layout is as sure as one the refresh trusts", async () => {
     const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
     const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }]);

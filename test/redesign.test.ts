@@ -88,12 +88,14 @@ describe('the room network in a redesign', () => {
     // Stops the furniture step at its render: what the test follows happens before it.
     const renderer = { available: async () => ({ ok: true as const, version: 'stub' }), render: async () => assert.fail('rendered') };
     const stepsBefore: number[] = [];
+    const lsd = lsdLineSource();
+    let lineCalls = 0;
     await assert.rejects(
       redesignPhoto(
         room.image,
         { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 15, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
         {
-          lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork },
+          lines: { layout: async (working: RawImage) => (lineCalls++, lsd(working)), name: 'lsd', mlsd: false, roomNetwork },
           detectors: { centernet },
           renderer,
           quality: { samples: 1, threads: 1 },
@@ -105,6 +107,7 @@ describe('the room network in a redesign', () => {
     );
     assert.equal(stepsBefore.at(-1), 0, 'the network was not asked before the furniture step');
     assert.equal(networkCalls.length, 1, 'the furniture step asked it once: the lines were sure, so no second opinion');
+    assert.equal(lineCalls, 1, "the furniture step's analysis reused the removal's lines");
 
     // Where the detectors found something, even what does not make the room furnished, the furniture stands on the
     // lines' analysis alone: the furniture step still runs (to its render), without asking the network.

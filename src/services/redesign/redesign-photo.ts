@@ -6,7 +6,7 @@ import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
-import { analyzeWithSecondOpinion, withoutRoomNetwork, type ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, answeringOncePerPhoto, withoutRoomNetwork, type ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 import { unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
@@ -91,7 +91,9 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // Its room analysis, on the lines alone as the declutter and the refresh measured theirs, serves the removal and the
   // paint: a removal or a coat of paint moves no wall, floor or camera. In a room where nothing was detected, the
   // furniture has its own (step 4).
-  const lines = withoutRoomNetwork(deps.lines);
+  // The furniture step's analysis (step 4) reuses this one's lines.
+  const chosen = answeringOncePerPhoto(deps.lines);
+  const lines = withoutRoomNetwork(chosen);
   const found = await findCandidates(image, lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
   const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
   const removal = await removeCandidates(image, found.analysis, candidates, {
@@ -163,7 +165,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // call the room furnished) it put a second dining set before the sliding door.
   const furnitureRoom =
     deps.lines.roomNetwork && !found.candidates.some((c) => c.detected)
-      ? await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal)
+      ? await analyzeWithSecondOpinion(image, chosen, roomLayoutDoubt, deps.signal)
       : { analysis: found.analysis };
   // The network looked at the photo as it came, so it still sees what the removal took out: not an obstacle.
   if (furnitureRoom.analysis.standing && removal.removed.length > 0) {
