@@ -12,6 +12,8 @@
  * labels. Writes its section of docs/benchmarks.md and
  * docs/images/room-understanding-photos.jpg (photo | network: what is seen | network: layout | box fit on the
  * network | drawn). The held-out render figures come from the training log (docs/models/room-understanding.md).
+ * `--network FILE` scores another ONNX file of the same network (a training run's output) instead of the committed one,
+ * printing its figures and leaving docs/ alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +24,7 @@ import { decodeImage } from '../src/repositories/image-codec.js';
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
+import { createDetectorSession } from '../src/repositories/models/detector-session.js';
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
 import { analyzeRoom, layoutLabels, type AnalyzeRoomOptions, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
@@ -357,14 +360,20 @@ function openingsReport(scores: OpeningScore[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { renders: { type: 'string' } } });
+  const { values } = parseArgs({ options: { renders: { type: 'string' }, network: { type: 'string' } } });
+  // A candidate network (a training run's ONNX file) is scored without touching docs/: its sheets go to the temp folder.
+  const candidate = values.network;
+  const sheets = candidate
+    ? { photos: path.join(os.tmpdir(), 'room-understanding-photos.jpg'), openings: path.join(os.tmpdir(), 'room-understanding-openings.jpg') }
+    : { photos: SHEET, openings: OPENINGS_SHEET };
   const config = loadConfig(process.env);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: Math.min(2, os.availableParallelism()) });
   if (!(await runtime.isInstalled(MLSD_MODEL))) throw new Error(`${MLSD_MODEL} is not installed: run ./bin/roomcraft models install`);
   const lines = mlsdLineSource(await runtime.detectorSession(MLSD_MODEL), { inputSize: 512 });
   const vanishingPointLines = lsdLineSource();
-  const network = await openTrainedModel(ROOM_NETWORK_MODEL, { intraOpNumThreads: Math.min(2, os.availableParallelism()) });
+  const sessionOptions = { intraOpNumThreads: Math.min(2, os.availableParallelism()) };
+  const network = candidate ? await createDetectorSession(fs.readFileSync(candidate), sessionOptions) : await openTrainedModel(ROOM_NETWORK_MODEL, sessionOptions);
   const segmentation = roomNetworkSource(network);
   const analyse: Analyse = (image, extra = {}) => analyzeRoom(image, lines, { vanishingPointLines, lineSourceName: `${MLSD_MODEL}+lsd`, ...extra });
 
@@ -441,8 +450,8 @@ async function main(): Promise<void> {
   await network.close();
   await runtime.close();
 
-  await writeSheet(sheet, SHEET);
-  if (openingSheet.length) await writeSheet(openingSheet, OPENINGS_SHEET);
+  await writeSheet(sheet, sheets.photos);
+  if (openingSheet.length) await writeSheet(openingSheet, sheets.openings);
 
   const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
   const md = [
@@ -482,7 +491,8 @@ async function main(): Promise<void> {
         ]
       : []),
   ].join('\n');
-  writeSection('room-understanding', md);
+  if (candidate) console.log(`${candidate} scored; docs/ left as it was, sheets in ${sheets.photos} and ${sheets.openings}`);
+  else writeSection('room-understanding', md);
   console.log(md);
 }
 

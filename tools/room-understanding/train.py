@@ -3,6 +3,7 @@ export it to ONNX.
 
     python3 train.py --minutes 8 --batch 48 --out OUT          # a CUDA GPU (the committed model)
     python3 train.py --minutes 20 --batch 4 --height 128 --width 160 --out OUT   # this 2-core CPU, a smaller schedule
+    python3 train.py --minutes 0 --init W.pt --out OUT    # only evaluate (and export) weights W
 
 Training scenes come from seed --seed (scene i of step s is scene(seed, s * batch + i, l_share)), drawn and packed by
 --workers loader processes ahead of the training loop; evaluation scenes from --eval-seed, never trained on. The learning rate follows the elapsed share of --minutes (warm-up, then cosine), so the
@@ -134,7 +135,7 @@ def main():
     t0 = time.time()
     step = 0
     seen = seen_l = 0
-    while True:
+    while budget > 0:  # --minutes 0: evaluate and export the --init weights as they are
         elapsed = time.time() - t0
         share = elapsed / budget
         if share >= 1:
