@@ -1,6 +1,5 @@
 /**
- * npm run bench:room-understanding — the room-understanding networks on real photos, as the operations run them: the
- * layout and boundaries of models/room-layout.onnx beside what models/room-understanding.onnx sees.
+ * npm run bench:room-understanding — the room-understanding network (models/room-understanding.onnx) on real photos.
  *
  * Layout pixel error on the photos whose layout was drawn by hand (bench/data/photo-layouts.json; walls matched
  * one-to-one by overlap, as bench:geometry scores them), three ways in one run:
@@ -29,7 +28,7 @@ import { createDetectorSession } from '../src/repositories/models/detector-sessi
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
 import { analyzeRoom, layoutLabels, type AnalyzeRoomOptions, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
-import { layoutFromOtherSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
+import { ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
 import { analyzeWithSecondOpinion } from '../src/services/operations/line-source-choice.js';
 import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
@@ -375,9 +374,7 @@ async function main(): Promise<void> {
   const vanishingPointLines = lsdLineSource();
   const sessionOptions = { intraOpNumThreads: Math.min(2, os.availableParallelism()) };
   const network = candidate ? await createDetectorSession(fs.readFileSync(candidate), sessionOptions) : await openTrainedModel(ROOM_NETWORK_MODEL, sessionOptions);
-  // As the operations run it: the layout network's layout beside what the first network sees (a candidate alone).
-  const layoutNetwork = candidate ? undefined : await openTrainedModel(ROOM_LAYOUT_MODEL, sessionOptions);
-  const segmentation = layoutNetwork ? layoutFromOtherSource(roomNetworkSource(network), roomNetworkSource(layoutNetwork)) : roomNetworkSource(network);
+  const segmentation = roomNetworkSource(network);
   const analyse: Analyse = (image, extra = {}) => analyzeRoom(image, lines, { vanishingPointLines, lineSourceName: `${MLSD_MODEL}+lsd`, ...extra });
 
   const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];
@@ -451,7 +448,6 @@ async function main(): Promise<void> {
   }
   const renders = values.renders ? await scoreRenders(values.renders, segmentation, analyse) : undefined;
   await network.close();
-  await layoutNetwork?.close();
   await runtime.close();
 
   await writeSheet(sheet, sheets.photos);
@@ -462,10 +458,6 @@ async function main(): Promise<void> {
     '## Room understanding: the network on real photos (`npm run bench:room-understanding`)',
     '',
     machineLine(),
-    '',
-    'The networks as the operations run them: the layout and boundaries of models/room-layout.onnx (a CPU fine-tune of',
-    'the room-understanding network, docs/decisions/0020) beside what models/room-understanding.onnx sees (windows, doors,',
-    'standing furniture). "The network" below is that pair.',
     '',
     `Layout pixel error on the ${rows.length} photos with a hand-drawn layout (walls matched one-to-one by overlap). **lines**: the`,
     'classical analysis (`roomcraft analyze` before the network); **network box**: the same box fit scored against the',
@@ -487,7 +479,7 @@ async function main(): Promise<void> {
     'it has no perspective box to draw, and the analysis is not meant for it.',
     ...openingsReport(openingScores),
     '',
-    `Network inference on a ${big.width}×${big.height} photo (both networks: reduction to their input, runs, decoding; 2 threads): median ${median(times).toFixed(0)} ms of 5.`,
+    `Network inference on a ${big.width}×${big.height} photo (reduction to its input, run, decoding; 2 threads): median ${median(times).toFixed(0)} ms of 5.`,
     ...(renders
       ? [
           '',

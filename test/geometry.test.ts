@@ -16,7 +16,7 @@ import {
 import { boxOfPoints, intersectionOverUnion, type Box } from '../src/vision/box.js';
 import { networkOpenings } from '../src/vision/geometry/openings.js';
 import { LAYOUT_CLASSES, networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
-import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
+import { ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
 import { analyzeWithLines, analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { MIN_TRUSTED_LAYOUT_CONFIDENCE } from '../src/services/geometry/layout-trust.js';
 import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
@@ -278,11 +278,9 @@ describe('openings seen by the room network', () => {
         return { visible: { data: visible, dims: [1, VISIBLE_CLASSES.length, height, width] }, layout: plane(5), edges: plane(1) };
       },
     };
-    // The layout network answers with the same maps: what is seen comes from the first only.
-    const networks = new Set([ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL]);
     const models = (installed: boolean) => ({
-      isInstalled: async (name: string) => installed && networks.has(name),
-      detectorSession: async (name: string) => (networks.has(name) ? network : assert.fail(`${name} opened`)),
+      isInstalled: async (name: string) => installed && name === ROOM_NETWORK_MODEL,
+      detectorSession: async (name: string) => (name === ROOM_NETWORK_MODEL ? network : assert.fail(`${name} opened`)),
     });
     const second = async (options: Parameters<typeof chooseLineSources>[1], installed = true) => {
       const analysis = await analyzeWithLines(image, await chooseLineSources(models(installed), options));

@@ -6,7 +6,7 @@ import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
-import { layoutFromOtherSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE, roomNetworkSource, type SegmentationSource } from '../src/services/geometry/room-network.js';
+import { ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE, roomNetworkSource } from '../src/services/geometry/room-network.js';
 import { fillPolygon, type Polygon } from '../src/vision/polygon-mask.js';
 import { decodeSegmentation, LAYOUT_CLASSES, networkSize, orientationFromSegmentation } from '../src/vision/geometry/room-segmentation.js';
 import type { RawImage } from '../src/vision/raw-image.js';
@@ -92,42 +92,13 @@ describe('room-understanding network input and decoding', () => {
   });
 });
 
-describe('the layout of one network beside what another sees', () => {
-  const answer = (width: number, height: number, visible: number, layout: number, edge: number): SegmentationSource => async () => ({
-    width,
-    height,
-    visible: new Uint8Array(width * height).fill(visible),
-    layout: new Uint8Array(width * height).fill(layout),
-    layoutConfidence: new Float32Array(width * height).fill(layout / 10),
-    edges: new Float32Array(width * height).fill(edge),
-  });
-  const photo = paintedRoom(64, 48).image;
-
-  it('takes the layout, its confidence and the boundaries from the layout network and what is seen from the other', async () => {
-    const seg = await layoutFromOtherSource(answer(12, 8, 3, 1, 0.25), answer(12, 8, 5, 4, 0.75))(photo);
-    assert.deepEqual([seg.width, seg.height], [12, 8]);
-    assert.ok(seg.visible.every((v) => v === 3));
-    assert.ok(seg.layout.every((v) => v === 4));
-    assert.ok(seg.layoutConfidence.every((v) => Math.abs(v - 0.4) < 1e-6));
-    assert.ok(seg.edges.every((v) => v === 0.75));
-  });
-
-  it('refuses maps of two sizes, which would not lie on one grid', async () => {
-    await assert.rejects(layoutFromOtherSource(answer(12, 8, 3, 1, 0), answer(16, 8, 3, 1, 0))(photo), /answered at 16×8, the other at 12×8/);
-  });
-});
-
 describe('the committed room-understanding network', () => {
   let close: (() => Promise<void>) | undefined;
   after(() => close?.());
 
-  for (const name of [ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL]) it(`${name} finds the floor, the ceiling and the walls of a painted room`, async () => {
-    const model = await openTrainedModel(name);
-    const closeEarlier = close;
-    close = async () => {
-      await closeEarlier?.();
-      await model.close();
-    };
+  it('finds the floor, the ceiling and the walls of a painted room', async () => {
+    const model = await openTrainedModel(ROOM_NETWORK_MODEL);
+    close = () => model.close();
     const { image, faces } = paintedRoom(384, 288);
     const seg = await roomNetworkSource(model)(image);
     assert.equal(seg.width, 384);
@@ -158,7 +129,6 @@ describe('the committed room-understanding network', () => {
     try {
       assert.equal(registry.has(ROOM_NETWORK_MODEL), false);
       assert.equal(await runtime.isInstalled(ROOM_NETWORK_MODEL), true);
-      assert.equal(await runtime.isInstalled(ROOM_LAYOUT_MODEL), true);
       assert.equal(await runtime.isInstalled('no-such-network'), false);
       assert.equal(await runtime.isInstalled(registry.models[0]!.name), false);
       const seg = await roomNetworkSource(await runtime.detectorSession(ROOM_NETWORK_MODEL))(paintedRoom(192, 160).image);

@@ -4,12 +4,6 @@ import type { TensorModel } from './line-sources.js';
 
 /** Our room-understanding network (tools/room-understanding, docs/models/room-understanding.md). */
 export const ROOM_NETWORK_MODEL = 'room-understanding';
-/**
- * The same network fine-tuned further, whose layout is better on real photos but whose windows, doors and standing
- * furniture are not: its layout and boundaries replace the first's, what is seen stays the first's
- * (docs/decisions/0020-layout-network.md).
- */
-export const ROOM_LAYOUT_MODEL = 'room-layout';
 /** The longer side the network sees: its cost grows with the square, and the layout needs no more. */
 export const ROOM_NETWORK_SIZE = 384;
 
@@ -25,19 +19,5 @@ export function roomNetworkSource(model: TensorModel, longSide = ROOM_NETWORK_SI
     const edges = out['edges'];
     if (!visible || !layout || !edges) throw new Error(`${ROOM_NETWORK_MODEL}: the model lacks its visible, layout or edges output`);
     return decodeSegmentation(visible.data, layout.data, edges.data, width, height);
-  };
-}
-
-/**
- * The room's layout and its boundaries from one network, what each pixel shows from another: both see the photo at
- * the same size, so their maps lie on one grid.
- */
-export function layoutFromOtherSource(seen: SegmentationSource, layout: SegmentationSource): SegmentationSource {
-  return async (image) => {
-    const [visible, room] = await Promise.all([seen(image), layout(image)]);
-    if (visible.width !== room.width || visible.height !== room.height) {
-      throw new Error(`the layout network answered at ${room.width}×${room.height}, the other at ${visible.width}×${visible.height}`);
-    }
-    return { ...visible, layout: room.layout, layoutConfidence: room.layoutConfidence, edges: room.edges };
   };
 }
