@@ -35,6 +35,31 @@ def folded_convolutions(path):
     return convs
 
 
+def load_folded(net, folded):
+    """Put the file's folded weights into RoomNet's convolutions; returns each batch norm with the folded bias it must
+    pass through (in RoomNet every bias-free convolution is followed by one)."""
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    if len(folded) != len(convs):
+        raise SystemExit(f'{len(folded)} convolutions in the file, {len(convs)} in RoomNet')
+    norm_after = {}
+    for module in net.modules():
+        if isinstance(module, nn.Sequential):
+            children = list(module.children())
+            for a, b in zip(children, children[1:]):
+                if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
+                    norm_after[a] = b
+    biases = {}
+    for conv, (weight, bias) in zip(convs, folded):
+        if tuple(conv.weight.shape) != weight.shape:
+            raise SystemExit(f'shape {tuple(conv.weight.shape)} in RoomNet against {weight.shape} in the file')
+        conv.weight.data = torch.from_numpy(weight.copy())
+        if conv.bias is not None:
+            conv.bias.data = torch.from_numpy(bias.copy())
+        else:
+            biases[norm_after[conv]] = torch.from_numpy(bias.copy())
+    return biases
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('onnx')
@@ -45,27 +70,8 @@ def main():
     args = p.parse_args()
     torch.manual_seed(0)
     net = RoomNet()
-    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
     folded = folded_convolutions(args.onnx)
-    if len(folded) != len(convs):
-        raise SystemExit(f'{len(folded)} convolutions in the file, {len(convs)} in RoomNet')
-    # Which batch norm follows which convolution: in RoomNet every bias-free convolution is followed by one.
-    norms = {}
-    for module in net.modules():
-        if isinstance(module, nn.Sequential):
-            children = list(module.children())
-            for a, b in zip(children, children[1:]):
-                if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
-                    norms[a] = b
-    pending = {}
-    for conv, (weight, bias) in zip(convs, folded):
-        if tuple(conv.weight.shape) != weight.shape:
-            raise SystemExit(f'shape {tuple(conv.weight.shape)} in RoomNet against {weight.shape} in the file')
-        conv.weight.data = torch.from_numpy(weight.copy())
-        if conv.bias is not None:
-            conv.bias.data = torch.from_numpy(bias.copy())
-        else:
-            pending[norms[conv]] = torch.from_numpy(bias.copy())
+    pending = load_folded(net, folded)
 
     def calibrate(norm, inputs):
         x = inputs[0]
@@ -89,26 +95,13 @@ def main():
     # The rebuilt network against the folded one, on rooms of another seed: evaluation mode must match exactly.
     check, _, _ = synth.render(synth.pack([synth.scene(11, i) for i in range(4)]), args.height, args.width, torch.device('cpu'), bank, torch.Generator().manual_seed(1))
     net.eval()
+    # The file's network in evaluation mode: each batch norm only adds its folded bias (running variance 1 − eps).
     folded_net = RoomNet()
-    folded_convs = [m for m in folded_net.modules() if isinstance(m, nn.Conv2d)]
-    for conv, (weight, bias) in zip(folded_convs, folded):
-        conv.weight.data = torch.from_numpy(weight.copy())
-        if conv.bias is not None:
-            conv.bias.data = torch.from_numpy(bias.copy())
-    folded_norms = {}
-    for module in folded_net.modules():
-        if isinstance(module, nn.Sequential):
-            children = list(module.children())
-            for a, b in zip(children, children[1:]):
-                if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
-                    folded_norms[a] = b
-    for conv, (_, bias) in zip(folded_convs, folded):
-        if conv in folded_norms:
-            norm = folded_norms[conv]
-            norm.running_mean.data.zero_()
-            norm.running_var.data.fill_(1 - norm.eps)
-            norm.weight.data.fill_(1)
-            norm.bias.data = torch.from_numpy(bias.copy())
+    for norm, bias in load_folded(folded_net, folded).items():
+        norm.running_mean.data.zero_()
+        norm.running_var.data.fill_(1 - norm.eps)
+        norm.weight.data.fill_(1)
+        norm.bias.data = bias
     folded_net.eval()
     with torch.no_grad():
         ours = net(check)
