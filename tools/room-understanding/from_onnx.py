@@ -107,8 +107,11 @@ def main():
         ours = net(check)
         theirs = folded_net(check)
     worst = max(float((a - b).abs().max()) for a, b in zip(ours, theirs))
-    print(f'largest difference from the folded network: {worst:.2e}')
-    if worst > 1e-3:
+    scale = max(float(b.abs().max()) for b in theirs)
+    # Rounding grows with the size of the outputs (a longer-trained network answers with larger logits): compare
+    # against it, not against a fixed number.
+    print(f'largest difference from the folded network: {worst:.2e} (outputs up to {scale:.1f})')
+    if worst > 5e-4 * max(1.0, scale):
         raise SystemExit('the rebuilt network does not answer as the file does')
     torch.save(net.state_dict(), args.out)
     print(f'wrote {args.out}')

@@ -94,6 +94,12 @@ def evaluate(net, bank, args, device, count=256, sheet_path=None):
             'layout_pixel_error_l': by_shape['l'][1] / max(by_shape['l'][2], 1)}
 
 
+def save_half(net, path):
+    """Half-precision weights for fine-tuning later (the ONNX file keeps full precision)."""
+    state = {k: v.detach().to('cpu', copy=True) for k, v in net.state_dict().items()}
+    torch.save({k: v.half() if v.is_floating_point() else v for k, v in state.items()}, path)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--minutes', type=float, default=8.0)
@@ -107,6 +113,7 @@ def main():
     p.add_argument('--workers', type=int, default=max(1, min(12, (os.cpu_count() or 2) - 2)), help='loader processes drawing and packing batches (0: in the training process)')
     p.add_argument('--l-share', type=float, default=0.3, help='share of rooms drawn as L-shapes (training and held-out); about 85 %% of them find a block, the rest stay boxes')
     p.add_argument('--init', help='start from these weights (a state dict, e.g. an earlier run\'s room-understanding-fp16.pt)')
+    p.add_argument('--checkpoint-minutes', type=float, default=2.0, help='write the weights this often while training, so a run cut short (a lent machine taken back) still leaves them')
     p.add_argument('--out', required=True)
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -132,7 +139,9 @@ def main():
     source = iter(synth.loader(args.seed, args.batch, args.workers, device, l_share=args.l_share))
     g = torch.Generator(device=device).manual_seed(args.seed)
     sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
+    weights_path = os.path.join(args.out, 'room-understanding-fp16.pt')
     t0 = time.time()
+    last_checkpoint = t0
     step = 0
     seen = seen_l = 0
     while budget > 0:  # --minutes 0: evaluate and export the --init weights as they are
@@ -177,7 +186,12 @@ def main():
             entry = {'step': step, 'seconds': round(elapsed, 1), 'scenes': seen, 'lr': lr, 'visible': float(lv.detach()), 'layout': float(ll.detach()), 'edges': float(le.detach())}
             log['steps'].append(entry)
             print(json.dumps(entry), flush=True)
+        if time.time() - last_checkpoint >= args.checkpoint_minutes * 60:
+            save_half(net, weights_path)
+            last_checkpoint = time.time()
     del source
+    if budget > 0:
+        save_half(net, weights_path)
     log['train_seconds'] = round(time.time() - t0, 1)
     log['train_steps'] = step
     log['train_scenes'] = seen
@@ -193,15 +207,19 @@ def main():
                          dynamic_axes={'image': {2: 'height', 3: 'width'}, 'visible': {2: 'height', 3: 'width'},
                                        'layout': {2: 'height', 3: 'width'}, 'edges': {2: 'height', 3: 'width'}})
     try:
-        torch.onnx.export(cpu_net, dummy, path, dynamo=False, **export_kwargs)
-    except TypeError:  # torch before 2.5 has no dynamo argument
-        torch.onnx.export(cpu_net, dummy, path, **export_kwargs)
-    # Half-precision weights for fine-tuning later (the ONNX file keeps full precision).
-    torch.save({k: v.half() if v.is_floating_point() else v for k, v in cpu_net.state_dict().items()}, os.path.join(args.out, 'room-understanding-fp16.pt'))
+        try:
+            torch.onnx.export(cpu_net, dummy, path, dynamo=False, **export_kwargs)
+        except TypeError:  # torch before 2.5 has no dynamo argument
+            torch.onnx.export(cpu_net, dummy, path, **export_kwargs)
+    except Exception as error:  # the weights are saved: export them with `--minutes 0 --init` where the exporter works
+        log['export_error'] = repr(error)
+        print(f'export failed: {error!r}', flush=True)
+    save_half(cpu_net, weights_path)
     log['finished'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
     with open(os.path.join(args.out, 'log.json'), 'w') as f:
         json.dump(log, f, indent=1)
-    print(f'wrote {path}', flush=True)
+    if 'export_error' not in log:
+        print(f'wrote {path}', flush=True)
 
 
 if __name__ == '__main__':
