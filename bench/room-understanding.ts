@@ -1,5 +1,6 @@
 /**
- * npm run bench:room-understanding — the room-understanding network (models/room-understanding.onnx) on real photos.
+ * npm run bench:room-understanding — the room-understanding networks on real photos, as the operations run them: the
+ * layout and boundaries of models/room-layout.onnx beside what models/room-understanding.onnx sees.
  *
  * Layout pixel error on the photos whose layout was drawn by hand (bench/data/photo-layouts.json; walls matched
  * one-to-one by overlap, as bench:geometry scores them), three ways in one run:
@@ -28,7 +29,7 @@ import { createDetectorSession } from '../src/repositories/models/detector-sessi
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
 import { analyzeRoom, layoutLabels, type AnalyzeRoomOptions, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
-import { ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
+import { layoutFromOtherSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
 import { analyzeWithSecondOpinion } from '../src/services/operations/line-source-choice.js';
 import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
@@ -374,7 +375,9 @@ async function main(): Promise<void> {
   const vanishingPointLines = lsdLineSource();
   const sessionOptions = { intraOpNumThreads: Math.min(2, os.availableParallelism()) };
   const network = candidate ? await createDetectorSession(fs.readFileSync(candidate), sessionOptions) : await openTrainedModel(ROOM_NETWORK_MODEL, sessionOptions);
-  const segmentation = roomNetworkSource(network);
+  // As the operations run it: the layout network's layout beside what the first network sees (a candidate alone).
+  const layoutNetwork = candidate ? undefined : await openTrainedModel(ROOM_LAYOUT_MODEL, sessionOptions);
+  const segmentation = layoutNetwork ? layoutFromOtherSource(roomNetworkSource(network), roomNetworkSource(layoutNetwork)) : roomNetworkSource(network);
   const analyse: Analyse = (image, extra = {}) => analyzeRoom(image, lines, { vanishingPointLines, lineSourceName: `${MLSD_MODEL}+lsd`, ...extra });
 
   const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];
@@ -405,7 +408,7 @@ async function main(): Promise<void> {
       network: score(boxClasses(learned)),
       raw: score(rawClasses(seg!, w, h)),
       staging: score(boxClasses(staging.analysis)),
-      stagingFrom: staging.linesDoubt ? 'network' : roomLayoutDoubt(staging.analysis) ? 'lines, refused' : 'lines',
+      stagingFrom: staging.analysis.layout.evidence === 'network' ? 'network' : roomLayoutDoubt(staging.analysis) ? 'lines, refused' : 'lines',
     };
     rows.push(row);
     if (drawn.openings) {
@@ -448,6 +451,7 @@ async function main(): Promise<void> {
   }
   const renders = values.renders ? await scoreRenders(values.renders, segmentation, analyse) : undefined;
   await network.close();
+  await layoutNetwork?.close();
   await runtime.close();
 
   await writeSheet(sheet, sheets.photos);
@@ -459,12 +463,16 @@ async function main(): Promise<void> {
     '',
     machineLine(),
     '',
+    'The networks as the operations run them: the layout and boundaries of models/room-layout.onnx (the room-understanding',
+    'network trained further on a GPU, docs/decisions/0020) beside what models/room-understanding.onnx sees (windows, doors,',
+    'standing furniture). "The network" below is that pair.',
+    '',
     `Layout pixel error on the ${rows.length} photos with a hand-drawn layout (walls matched one-to-one by overlap). **lines**: the`,
     'classical analysis (`roomcraft analyze` before the network); **network box**: the same box fit scored against the',
     "network's layout map instead of the lines' orientation map; **network raw**: the network's layout map alone;",
-    "**staging**: what the whole-room stagings build on (analyzeWithSecondOpinion): the lines' layout, the network box where the",
-    "staging's own checks (confidence under 0.3, or under 8 % floor on a photo looking down) refuse the lines' and accept the",
-    "network's, and the network's is found with a confidence of at least 0.6; where the network's falls short, the lines' (refused). Contact sheet",
+    "**staging**: what the whole-room stagings build on (analyzeWithSecondOpinion, docs/decisions/0021): the network box where it is",
+    "found with a confidence of at least 0.6 and passes the staging's own checks (confidence under 0.3, or under 8 % floor on a photo",
+    "looking down, refuse); else the lines' layout, which the staging refuses where it fails the same checks (refused). Contact sheet",
     `(photo | what the network sees | its layout | the box fitted to it | drawn): [docs/images/room-understanding-photos.jpg](images/room-understanding-photos.jpg).`,
     '',
     '| Photo | lines | network box | network raw | staging (from) |',
@@ -479,7 +487,7 @@ async function main(): Promise<void> {
     'it has no perspective box to draw, and the analysis is not meant for it.',
     ...openingsReport(openingScores),
     '',
-    `Network inference on a ${big.width}×${big.height} photo (reduction to its input, run, decoding; 2 threads): median ${median(times).toFixed(0)} ms of 5.`,
+    `Network inference on a ${big.width}×${big.height} photo (both networks: reduction to their input, runs, decoding; 2 threads): median ${median(times).toFixed(0)} ms of 5.`,
     ...(renders
       ? [
           '',

@@ -192,7 +192,7 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     `kept untouched) on every empty room photo of the shared sets (${files.length}), reduced to ${longSide} px on the longer side, ${samples} samples,`,
     `${allStyles ? 'in three styles each' : 'one style per photo in turn (scandinavian, industrial, traditional)'}, the room type the photo's name says (others as living rooms).`,
     lines.roomNetwork
-      ? "The room network's windows and doors join the lines', and its layout replaces theirs where the staging's checks refuse the lines' and accept the network's, found with a confidence of at least 0.6 (analyzeWithSecondOpinion)."
+      ? "The room networks' windows and doors join the lines', and the box fitted to their layout map (models/room-layout.onnx) is taken where it is found with a confidence of at least 0.6 and passes the staging's checks, else the lines' (analyzeWithSecondOpinion, docs/decisions/0021)."
       : 'The lines alone (--lines-only): their layout and the windows and doors they frame.',
     'Contact sheet (input | ours): [docs/images/staging-rooms.jpg](images/staging-rooms.jpg).',
     '',

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { ROOM_NETWORK_MODEL } from '../geometry/room-network.js';
+import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL } from '../geometry/room-network.js';
 import type { Detector, ImageModels } from '../image-models.js';
 
 /** A model that was missing and what produced the result instead; listed in the job's `result.fallbacks`. */
@@ -18,7 +18,7 @@ type ModelProbe = Pick<ImageModels, 'isInstalled'>;
 export const FALLBACK_SETTING = 'ROOMCRAFT_ALLOW_MODEL_FALLBACKS';
 
 /** The networks we train (tools/, docs/models/), in models/ beside the code. */
-const SHIPPED_WITH_THE_CODE = new Set([ROOM_NETWORK_MODEL]);
+const SHIPPED_WITH_THE_CODE = new Set([ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL]);
 
 /**
  * The one rule for missing models, so that no operation returns a lesser result as a plain success:

@@ -157,12 +157,12 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  // In a room where the detectors found nothing, the room exactly as the smart stagings would plan on it: the lines'
-  // layout with the network's windows, doors and standing furniture, or the network's layout where the stagings'
-  // checks refuse the lines' and the network's passes them at 0.6 (docs/decisions/0019); whyNotStage's own bar then
-  // applies to whichever was taken. Not where anything was detected: the network's box was off by 15–44 % on every
-  // furnished photo drawn by hand, and on furnished_dining_modern_05 (a glass table the detectors see too weakly to
-  // call the room furnished) it put a second dining set before the sliding door.
+  // In a room where the detectors found nothing, the room exactly as the smart stagings would plan on it: the
+  // network's layout where it is found at 0.6 and passes the stagings' checks, else the lines' (docs/decisions/0021),
+  // with the network's windows, doors and standing furniture; whyNotStage's own bar then applies to whichever was
+  // taken. Not where anything was detected: on the furnished photos drawn by hand the network's box is off by a median
+  // of 16 % (6–28 %), and on furnished_dining_modern_05 (a glass table the detectors see too weakly to call the room
+  // furnished) an earlier network's box put a second dining set before the sliding door.
   const furnitureRoom =
     deps.lines.roomNetwork && !found.candidates.some((c) => c.detected)
       ? await analyzeWithSecondOpinion(image, chosen, roomLayoutDoubt, deps.signal)

@@ -100,7 +100,7 @@ export async function stageRoom(
     quality: RenderQuality;
     existing?: ExistingFurniture;
     /**
-     * This photo's room as an earlier step analysed it, with `linesDoubt` where the network's layout stood in (a
+     * This photo's room as an earlier step analysed it, with `networkDoubt` where the lines' layout stood in (a
      * redesign's); else analysed here (analyzeWithSecondOpinion with roomLayoutDoubt).
      */
     analysis?: SecondOpinion;
@@ -109,7 +109,7 @@ export async function stageRoom(
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const { analysis, linesDoubt } = deps.analysis ?? (await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal));
+  const { analysis, networkDoubt } = deps.analysis ?? (await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal));
   progress(0.15);
   const doubt = roomLayoutDoubt(analysis);
   if (doubt) {
@@ -193,8 +193,8 @@ export async function stageRoom(
         existingFurniture: standing ? standing.length : null,
         lightScale: round(render.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
-        // Where the room network's layout stood in for the lines' (analyzeWithSecondOpinion), and why.
-        layout: { evidence: analysis.layout.evidence, ...(linesDoubt ? { linesSetAside: linesDoubt } : {}) },
+        // Where the lines' layout stood in for the room network's (analyzeWithSecondOpinion), and why.
+        layout: { evidence: analysis.layout.evidence, ...(networkDoubt ? { networkSetAside: networkDoubt } : {}) },
         renderSeconds: round(render.seconds),
         renderRegions: render.regions,
         renderPeakMemoryMiB: Math.round(render.peakMemoryMiB),
