@@ -29,7 +29,7 @@ import { createDetectorSession } from '../src/repositories/models/detector-sessi
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
 import { analyzeRoom, layoutLabels, type AnalyzeRoomOptions, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
-import { layoutFromOtherSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
+import { pairedNetworkSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, roomNetworkSource } from '../src/services/geometry/room-network.js';
 import { analyzeWithSecondOpinion } from '../src/services/operations/line-source-choice.js';
 import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
@@ -377,7 +377,7 @@ async function main(): Promise<void> {
   const network = candidate ? await createDetectorSession(fs.readFileSync(candidate), sessionOptions) : await openTrainedModel(ROOM_NETWORK_MODEL, sessionOptions);
   // As the operations run it: the layout network's layout beside what the first network sees (a candidate alone).
   const layoutNetwork = candidate ? undefined : await openTrainedModel(ROOM_LAYOUT_MODEL, sessionOptions);
-  const segmentation = layoutNetwork ? layoutFromOtherSource(roomNetworkSource(network), roomNetworkSource(layoutNetwork)) : roomNetworkSource(network);
+  const segmentation = layoutNetwork ? pairedNetworkSource(network, layoutNetwork) : roomNetworkSource(network);
   const analyse: Analyse = (image, extra = {}) => analyzeRoom(image, lines, { vanishingPointLines, lineSourceName: `${MLSD_MODEL}+lsd`, ...extra });
 
   const layouts = JSON.parse(fs.readFileSync(LAYOUTS, 'utf8')) as DrawnLayout[];

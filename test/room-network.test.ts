@@ -6,55 +6,10 @@ import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { openTrainedModel } from '../src/repositories/models/trained-models.js';
-import { layoutFromOtherSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE, roomNetworkSource, type SegmentationSource } from '../src/services/geometry/room-network.js';
-import { fillPolygon, type Polygon } from '../src/vision/polygon-mask.js';
-import { decodeSegmentation, LAYOUT_CLASSES, networkSize, orientationFromSegmentation, VISIBLE_CLASSES } from '../src/vision/geometry/room-segmentation.js';
-import type { RawImage } from '../src/vision/raw-image.js';
-import { paintedRoom as litRoom } from './helpers/painted-room.js';
-
-/**
- * A room seen straight on, painted as a renderer would flat-shade it: a front wall, two side walls in perspective, a
- * wooden floor with boards and a light ceiling, lit from the left. Returns the photo and its faces.
- */
-function paintedRoom(width: number, height: number): { image: RawImage; faces: Record<string, Polygon> } {
-  const [l, r, t, b] = [0.3 * width, 0.7 * width, 0.3 * height, 0.68 * height];
-  const faces: Record<string, Polygon> = {
-    ceiling: [[0, 0], [width, 0], [r, t], [l, t]],
-    floor: [[l, b], [r, b], [width, height], [0, height]],
-    'wall-left': [[0, 0], [l, t], [l, b], [0, height]],
-    'wall-right': [[width, 0], [width, height], [r, b], [r, t]],
-    'wall-front': [[l, t], [r, t], [r, b], [l, b]],
-  };
-  const colours: Record<string, [number, number, number]> = {
-    ceiling: [236, 236, 232],
-    'wall-left': [214, 208, 198],
-    'wall-front': [192, 186, 176],
-    'wall-right': [168, 162, 152],
-    floor: [150, 104, 66],
-  };
-  const data = new Uint8Array(width * height * 3);
-  const mask = new Uint8Array(width * height);
-  let seed = 7;
-  const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 6;
-  for (const [face, polygon] of Object.entries(faces)) {
-    mask.fill(0);
-    fillPolygon(mask, width, height, polygon);
-    const [cr, cg, cb] = colours[face]!;
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        if (!mask[y * width + x]) continue;
-        // Floor boards: darker seams every few pixels across the view.
-        const seam = face === 'floor' && Math.floor((y - b) * 0.9) % 9 === 0 ? 0.8 : 1;
-        const light = 1 - 0.12 * (x / width);
-        const o = (y * width + x) * 3;
-        data[o] = Math.max(0, Math.min(255, cr * seam * light + noise()));
-        data[o + 1] = Math.max(0, Math.min(255, cg * seam * light + noise()));
-        data[o + 2] = Math.max(0, Math.min(255, cb * seam * light + noise()));
-      }
-    }
-  }
-  return { image: { data, width, height, channels: 3 }, faces };
-}
+import { pairedNetworkSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE, roomNetworkSource } from '../src/services/geometry/room-network.js';
+import { decodeSegmentation, LAYOUT_CLASSES, networkSize, orientationFromSegmentation, VISIBLE_CLASSES, withLayoutOf, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
+import type { TensorModel } from '../src/services/geometry/line-sources.js';
+import { paintedRoom } from './helpers/painted-room.js';
 
 describe('room-understanding network input and decoding', () => {
   it('sizes the input in multiples of 32 with the longer side as asked', () => {
@@ -94,7 +49,7 @@ describe('room-understanding network input and decoding', () => {
 });
 
 describe('the layout of one network beside what another sees', () => {
-  const answer = (width: number, height: number, visible: number, layout: number, edge: number): SegmentationSource => async () => ({
+  const maps = (width: number, height: number, visible: number, layout: number, edge: number): RoomSegmentation => ({
     width,
     height,
     visible: new Uint8Array(width * height).fill(visible),
@@ -102,24 +57,44 @@ describe('the layout of one network beside what another sees', () => {
     layoutConfidence: new Float32Array(width * height).fill(layout / 10),
     edges: new Float32Array(width * height).fill(edge),
   });
-  const photo = paintedRoom(64, 48).image;
+  const [wall, window, door, furniture] = [VISIBLE_CLASSES.indexOf('wall'), VISIBLE_CLASSES.indexOf('window'), VISIBLE_CLASSES.indexOf('door'), VISIBLE_CLASSES.indexOf('furniture')] as const;
 
-  it('takes the layout, its confidence and the boundaries from the layout network and what is seen from the other', async () => {
-    const [wall, window, door, furniture] = [VISIBLE_CLASSES.indexOf('wall'), VISIBLE_CLASSES.indexOf('window'), VISIBLE_CLASSES.indexOf('door'), VISIBLE_CLASSES.indexOf('furniture')] as const;
-    const seg = await layoutFromOtherSource(answer(12, 8, window, 1, 0.25), answer(12, 8, furniture, 4, 0.75))(photo);
+  it('takes the layout, its confidence and the boundaries from the layout network and what is seen from the other', () => {
+    const seg = withLayoutOf(maps(12, 8, window, 1, 0.25), maps(12, 8, furniture, 4, 0.75));
     assert.deepEqual([seg.width, seg.height], [12, 8]);
     assert.ok(seg.visible.every((v) => v === window));
     assert.ok(seg.layout.every((v) => v === 4));
     assert.ok(seg.layoutConfidence.every((v) => Math.abs(v - 0.4) < 1e-6));
     assert.ok(seg.edges.every((v) => v === 0.75));
     // The layout network's windows and doors join the other's; its other classes do not.
-    assert.ok((await layoutFromOtherSource(answer(12, 8, wall, 1, 0), answer(12, 8, door, 4, 0))(photo)).visible.every((v) => v === door));
-    assert.ok((await layoutFromOtherSource(answer(12, 8, furniture, 1, 0), answer(12, 8, window, 4, 0))(photo)).visible.every((v) => v === window));
-    assert.ok((await layoutFromOtherSource(answer(12, 8, door, 1, 0), answer(12, 8, window, 4, 0))(photo)).visible.every((v) => v === door));
+    assert.ok(withLayoutOf(maps(12, 8, wall, 1, 0), maps(12, 8, door, 4, 0)).visible.every((v) => v === door));
+    assert.ok(withLayoutOf(maps(12, 8, furniture, 1, 0), maps(12, 8, window, 4, 0)).visible.every((v) => v === window));
+    assert.ok(withLayoutOf(maps(12, 8, door, 1, 0), maps(12, 8, window, 4, 0)).visible.every((v) => v === door));
+    assert.throws(() => withLayoutOf(maps(12, 8, wall, 1, 0), maps(16, 8, wall, 1, 0)), /12×8 and 16×8 do not lie on one grid/);
   });
 
-  it('refuses maps of two sizes, which would not lie on one grid', async () => {
-    await assert.rejects(layoutFromOtherSource(answer(12, 8, 3, 1, 0), answer(16, 8, 3, 1, 0))(photo), /answered at 16×8, the other at 12×8/);
+  it('runs both networks on one reduction of the photo', async () => {
+    const inputs: Float32Array[] = [];
+    const model = (visible: number, layout: number): TensorModel => ({
+      run: async (input, dims) => {
+        inputs.push(input);
+        const [height, width] = [dims[2]!, dims[3]!];
+        const plane = width * height;
+        const planes = (count: number, winner: number) => {
+          const data = new Float32Array(count * plane);
+          data.fill(5, winner * plane, (winner + 1) * plane);
+          return { data, dims: [1, count, height, width] };
+        };
+        return { visible: planes(VISIBLE_CLASSES.length, visible), layout: planes(LAYOUT_CLASSES.length, layout), edges: planes(1, 0) };
+      },
+    });
+    const seg = await pairedNetworkSource(model(wall, 1), model(door, 3), 64)(paintedRoom(128, 96).image);
+    assert.equal(inputs.length, 2);
+    assert.equal(inputs[0], inputs[1], 'the same reduced photo');
+    const size = networkSize(128, 96, 64);
+    assert.deepEqual([seg.width, seg.height], [size.width, size.height]);
+    assert.ok(seg.visible.every((v) => v === door));
+    assert.ok(seg.layout.every((v) => v === 3));
   });
 });
 
@@ -128,8 +103,7 @@ describe('the committed room-understanding network', () => {
   after(() => close?.());
 
   // The lit room of the other tests (falling light, boards, a window with a view), seen turned to either side so that
-  // each wall is scored; a flat-shaded drawing is not a photo, and the layout network, trained longer on lit rooms,
-  // calls all of one wall-front.
+  // each wall is scored; a flat-shaded drawing is not a photo: the layout network calls nearly all of one wall-front.
   for (const name of [ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL]) it(`${name} finds the floor, the ceiling and the walls of a lit room`, async () => {
     const model = await openTrainedModel(name);
     const closeEarlier = close;
@@ -139,7 +113,7 @@ describe('the committed room-understanding network', () => {
     };
     const scored = new Set<string>();
     for (const yaw of [18, -18]) {
-      const room = litRoom(384, 288, yaw);
+      const room = paintedRoom(384, 288, yaw);
       const seg = await roomNetworkSource(model)(room.image);
       assert.deepEqual([seg.width, seg.height], [384, 288]);
       // The share of each face's pixels (those no edge between two faces crosses) given its own layout class.

@@ -1,4 +1,4 @@
-import { decodeSegmentation, networkInput, VISIBLE_CLASSES, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
+import { decodeSegmentation, networkInput, withLayoutOf, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import type { TensorModel } from './line-sources.js';
 
@@ -19,33 +19,28 @@ export type SegmentationSource = (image: RawImage) => Promise<RoomSegmentation>;
 export function roomNetworkSource(model: TensorModel, longSide = ROOM_NETWORK_SIZE): SegmentationSource {
   return async (image) => {
     const { input, width, height } = networkInput(image, longSide);
-    const out = await model.run(input, [1, 3, height, width]);
-    const visible = out['visible'];
-    const layout = out['layout'];
-    const edges = out['edges'];
-    if (!visible || !layout || !edges) throw new Error(`${ROOM_NETWORK_MODEL}: the model lacks its visible, layout or edges output`);
-    return decodeSegmentation(visible.data, layout.data, edges.data, width, height);
+    return segment(model, input, width, height);
   };
 }
 
 /**
- * The room's layout and its boundaries from one network, what each pixel shows from another, with the windows and
- * doors of both: the layout network finds passages and doors the other misses (empty_studio_white_03's passage,
- * empty_living_07's door), the other windows it misses, and an opening found is furniture kept off it. Both see the
- * photo at the same size, so their maps lie on one grid.
+ * The two networks as the operations run them, on one reduction of the photo (the reduction of a 12 MP photo costs
+ * more than a network's run): the layout, its confidence and the boundaries of `layout`, what each pixel shows of
+ * `seen`, with the windows and doors of both (withLayoutOf).
  */
-export function layoutFromOtherSource(seen: SegmentationSource, layout: SegmentationSource): SegmentationSource {
+export function pairedNetworkSource(seen: TensorModel, layout: TensorModel, longSide = ROOM_NETWORK_SIZE): SegmentationSource {
   return async (image) => {
-    const [visible, room] = await Promise.all([seen(image), layout(image)]);
-    if (visible.width !== room.width || visible.height !== room.height) {
-      throw new Error(`the layout network answered at ${room.width}×${room.height}, the other at ${visible.width}×${visible.height}`);
-    }
-    const classes = visible.visible.slice();
-    for (let i = 0; i < classes.length; i++) {
-      if (!OPENING_CLASSES.has(classes[i]!) && OPENING_CLASSES.has(room.visible[i]!)) classes[i] = room.visible[i]!;
-    }
-    return { ...visible, visible: classes, layout: room.layout, layoutConfidence: room.layoutConfidence, edges: room.edges };
+    const { input, width, height } = networkInput(image, longSide);
+    const [seenMaps, layoutMaps] = await Promise.all([segment(seen, input, width, height), segment(layout, input, width, height)]);
+    return withLayoutOf(seenMaps, layoutMaps);
   };
 }
 
-const OPENING_CLASSES = new Set((['window', 'door'] as const).map((c) => VISIBLE_CLASSES.indexOf(c)));
+async function segment(model: TensorModel, input: Float32Array, width: number, height: number): Promise<RoomSegmentation> {
+  const out = await model.run(input, [1, 3, height, width]);
+  const visible = out['visible'];
+  const layout = out['layout'];
+  const edges = out['edges'];
+  if (!visible || !layout || !edges) throw new Error(`${ROOM_NETWORK_MODEL}: the model lacks its visible, layout or edges output`);
+  return decodeSegmentation(visible.data, layout.data, edges.data, width, height);
+}

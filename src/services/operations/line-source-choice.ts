@@ -1,7 +1,7 @@
 import { missingForFallback } from './model-policy.js';
 import { analyzeRoom, type NetworkUse, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { unsureLayout } from '../geometry/layout-trust.js';
-import { layoutFromOtherSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, roomNetworkSource, type SegmentationSource } from '../geometry/room-network.js';
+import { pairedNetworkSource, ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, type SegmentationSource } from '../geometry/room-network.js';
 import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL, type LineSource, type TensorModel } from '../geometry/line-sources.js';
 import type { RawImage } from '../../vision/raw-image.js';
 
@@ -59,8 +59,7 @@ export function withoutRoomNetwork(lines: ChosenLines): ChosenLines {
 
 async function roomNetworkOf(models: LineModels): Promise<{ roomNetwork?: SegmentationSource }> {
   if ((await missingForFallback(models, [ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL], 'the lines alone')).length > 0) return {};
-  const seen = roomNetworkSource(await models.detectorSession(ROOM_NETWORK_MODEL));
-  return { roomNetwork: layoutFromOtherSource(seen, roomNetworkSource(await models.detectorSession(ROOM_LAYOUT_MODEL))) };
+  return { roomNetwork: pairedNetworkSource(await models.detectorSession(ROOM_NETWORK_MODEL), await models.detectorSession(ROOM_LAYOUT_MODEL)) };
 }
 
 /**

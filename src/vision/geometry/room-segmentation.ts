@@ -47,6 +47,25 @@ export function networkInput(image: RawImage, longSide: number): { input: Float3
   return { input, ...size };
 }
 
+/**
+ * `seen`'s maps with the layout, its confidence and the boundaries of `layout`, and the windows and doors of both:
+ * the layout network (models/room-layout.onnx) finds passages and doors the other misses (empty_studio_white_03's
+ * passage, empty_living_07's door), the other finds windows it misses, and an opening found is furniture kept off it.
+ * Its other classes are left out: it calls dark wood floors and beige walls furniture (docs/decisions/0020).
+ */
+export function withLayoutOf(seen: RoomSegmentation, layout: RoomSegmentation): RoomSegmentation {
+  if (seen.width !== layout.width || seen.height !== layout.height) {
+    throw new Error(`maps of ${seen.width}×${seen.height} and ${layout.width}×${layout.height} do not lie on one grid`);
+  }
+  const visible = seen.visible.slice();
+  for (let i = 0; i < visible.length; i++) {
+    if (!OPENING_CLASSES.has(visible[i]!) && OPENING_CLASSES.has(layout.visible[i]!)) visible[i] = layout.visible[i]!;
+  }
+  return { ...seen, visible, layout: layout.layout, layoutConfidence: layout.layoutConfidence, edges: layout.edges };
+}
+
+const OPENING_CLASSES = new Set([VISIBLE_CLASSES.indexOf('window'), VISIBLE_CLASSES.indexOf('door')]);
+
 /** Argmax and softmax of the network's logits (NCHW planes of one image). */
 export function decodeSegmentation(visibleLogits: Float32Array, layoutLogits: Float32Array, edgeLogits: Float32Array, width: number, height: number): RoomSegmentation {
   const plane = width * height;
