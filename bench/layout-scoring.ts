@@ -1,4 +1,6 @@
 /** Scoring a room layout against one drawn by hand (bench/data/photo-layouts.json): shared by the geometry benches. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { fillPolygon } from '../src/vision/polygon-mask.js';
 
 export type Point = [number, number];
@@ -40,6 +42,20 @@ export const MIN_OPENING_SHARE = 0.005;
 export function fillScaledPolygon(map: Uint8Array, w: number, h: number, polygon: Polygon, value: number, s = 1): void {
   fillPolygon(map, w, h, polygon.map(([x, y]) => [x * s, y * s] as const), value);
 }
+
+/**
+ * 1 on the windows and doors drawn by hand on the photo named `file` (bench/data/photo-layouts.json), at width ×
+ * height (the drawing scaled to that width); all 0 where none were drawn.
+ */
+export function drawnOpeningsMask(file: string, width: number, height: number): Uint8Array {
+  drawnLayouts ??= JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'data/photo-layouts.json'), 'utf8')) as DrawnLayout[];
+  const mask = new Uint8Array(width * height);
+  const layout = drawnLayouts.find((l) => l.file === file);
+  for (const opening of layout?.openings ?? []) fillScaledPolygon(mask, width, height, opening.polygon, 1, width / layout!.width);
+  return mask;
+}
+
+let drawnLayouts: DrawnLayout[] | undefined;
 
 export function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items.slice()];

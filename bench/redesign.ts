@@ -5,8 +5,8 @@
  * type its name says.
  *
  * - quality (default): per photo and style, what changed and why the rest did not; pixels changed outside the returned
- *   change mask (target 0); window and door pixels changed by more than 2 levels (target 0; the openings the geometry
- *   analysis finds on the input); ceiling pixels (the layout's ceiling) changed by more than 2 levels (furniture
+ *   change mask (target 0); window and door pixels changed by more than 2 levels (target 0; the openings the lines'
+ *   geometry analysis finds on the input, and those drawn by hand in bench/data/photo-layouts.json); ceiling pixels (the layout's ceiling) changed by more than 2 levels (furniture
  *   rendered in front of the ceiling counts); on repainted walls, their colour against the style's paint under the
  *   photo's light (CIEDE2000, target < 6) and the high-frequency residual of output over input luminance (see
  *   ./wall-paint.ts); the furniture replaced: the share of the detected objects' box area whose objects were removed.
@@ -36,6 +36,7 @@ import { CEILING } from '../src/vision/geometry/room-box.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
+import { drawnOpeningsMask } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
@@ -73,6 +74,9 @@ interface Row extends WallMeasures {
   why: string[];
   outsideMask: number;
   openingPixels: number;
+  /** Pixels of the openings drawn by hand, and those changed by more than 2 levels. */
+  drawnPixels: number;
+  drawnOpeningPixels: number;
   ceilingPixels: number;
   ceilingChanged: number;
   furnitureArea: number;
@@ -104,6 +108,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
     const { width, height } = image;
     const analysis = await analyzeRoom(image, lines.layout, { ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}) });
     const openings = polygonMask(width, height, analysis.openings.map((o) => o.polygon));
+    const drawn = drawnOpeningsMask(path.basename(file), width, height);
     const labels = layoutLabels(analysis);
     const roomId = roomTypeOf(file);
     const styles = furnishedFiles.includes(file) ? STYLES : [STYLES[index % STYLES.length]!];
@@ -135,6 +140,8 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
         ],
         outsideMask: 0,
         openingPixels: 0,
+        drawnPixels: 0,
+        drawnOpeningPixels: 0,
         ceilingPixels: 0,
         ceilingChanged: 0,
         furnitureArea: area([...result.removed, ...result.kept]),
@@ -148,6 +155,10 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
         for (let c = 0; c < 3; c++) step = Math.max(step, Math.abs(done.image.data[p * 3 + c]! - image.data[p * 3 + c]!));
         if (step > 0 && !done.changeMask[p]) row.outsideMask++;
         if (step > 2 && openings[p]) row.openingPixels++;
+        if (drawn[p]) {
+          row.drawnPixels++;
+          if (step > 2) row.drawnOpeningPixels++;
+        }
         if (labels[p] === CEILING) {
           row.ceilingPixels++;
           if (step > 2) row.ceilingChanged++;
@@ -175,16 +186,18 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
     '',
     `creative-redesign's pipeline (creativity ${REDESIGN_CREATIVITY}: the furniture and the walls; windows and doors kept) on every furnished photo of`,
     `the shared set (${furnishedFiles.length}) in ${STYLES.join(', ')}, and on every empty room photo (${emptyFiles.length}) in one of them in turn, reduced to ${longSide} px on the`,
-    "longer side, as the room type the photo's name says. Where the detectors found nothing, the furniture is planned on the smart stagings' layout:",
-    "the room network's where the lines' is doubted and the network's trusted (analyzeWithSecondOpinion); elsewhere, and for the removal and the",
-    "walls, on the lines'. Contact sheet (input | ours):",
+    "longer side, as the room type the photo's name says. Every step builds on one analysis: the room network's box where it is found at 0.6 and",
+    "passes the stagings' checks, else the lines' (analyzeWithSecondOpinion, docs/decisions/0022). Window and door pixels are counted twice: in the",
+    'openings the lines\' analysis finds (as before the network was used), and in those drawn by hand (bench/data/photo-layouts.json, every photo',
+    'but the panorama; the truth). Contact sheet (input | ours):',
     '[docs/images/redesign-contact-sheet.jpg](images/redesign-contact-sheet.jpg).',
     '',
     '| Measure | Furnished rooms | Empty rooms |',
     '|---|---|---|',
     measure('Redesigns that changed the photo', (g) => `${g.filter((r) => r.changed.length).length} of ${g.length} (furniture removed ${g.filter((r) => r.changed.includes('furniture_removed')).length}, walls ${g.filter((r) => r.changed.includes('walls')).length}, furniture placed ${g.filter((r) => r.changed.includes('furniture_placed')).length})`),
     measure("Pixels changed outside the change mask (target 0; the output is the input's pixel grid: the camera is unchanged)", (g) => `${sum(g, (r) => r.outsideMask)}`),
-    measure('Window and door pixels changed by more than 2 levels (target 0; openings as the analysis found them)', (g) => `${sum(g, (r) => r.openingPixels)}`),
+    measure("Window and door pixels changed by more than 2 levels (target 0; openings as the lines' analysis found them)", (g) => `${sum(g, (r) => r.openingPixels)}`),
+    measure('Drawn window and door pixels changed by more than 2 levels (target 0)', (g) => `${sum(g, (r) => r.drawnOpeningPixels)} of ${sum(g, (r) => r.drawnPixels)} (${g.filter((r) => r.drawnOpeningPixels > 0).length} redesigns)`),
     measure("Ceiling pixels changed by more than 2 levels (the layout's ceiling; furniture in front of it counts)", (g) => `${((100 * sum(g, (r) => r.ceilingChanged)) / Math.max(1, sum(g, (r) => r.ceilingPixels))).toFixed(2)} %`),
     measure("Furniture replaced: detected objects' box area removed", (g) => (sum(g, (r) => r.furnitureArea) ? `${((100 * sum(g, (r) => r.removedArea)) / sum(g, (r) => r.furnitureArea)).toFixed(1)} %` : 'none detected')),
     measure("Repainted walls against the style's paint under the photo's light, ΔE00 of the mean colour (median; target < 6)", (g) => {
@@ -209,7 +222,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
 function describe(r: Row): string {
   const walls = r.deltaE === undefined ? '' : `, walls ΔE00 ${r.deltaE.toFixed(1)} (white-balanced ${r.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * (r.residual ?? 0)).toFixed(2)} %`;
   const replaced = r.furnitureArea ? `${((100 * r.removedArea) / r.furnitureArea).toFixed(0)} % of the furniture's box area removed` : 'no furniture detected';
-  return `${r.file} ${r.styleId}: ${r.changed.join(', ') || 'unchanged'}${r.why.length ? ` (${r.why.join('; ')})` : ''}; ${r.pieces} pieces placed, ${replaced}${walls}; outside mask ${r.outsideMask}, openings ${r.openingPixels}; ${(100 * r.unchangedShare).toFixed(1)} % untouched; ${r.seconds.toFixed(0)} s`;
+  return `${r.file} ${r.styleId}: ${r.changed.join(', ') || 'unchanged'}${r.why.length ? ` (${r.why.join('; ')})` : ''}; ${r.pieces} pieces placed, ${replaced}${walls}; outside mask ${r.outsideMask}, openings ${r.openingPixels} (drawn ${r.drawnOpeningPixels} of ${r.drawnPixels}); ${(100 * r.unchangedShare).toFixed(1)} % untouched; ${r.seconds.toFixed(0)} s`;
 }
 
 async function timePart(lines: ChosenLines, detectors: ObjectDetectors): Promise<void> {

@@ -23,12 +23,13 @@ import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
-import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
+import { chooseLineSources, withoutRoomNetwork, type ChosenLines } from '../src/services/operations/line-source-choice.js';
 import { PAINT_COLOURS } from '../src/services/operations/refresh.js';
 import { refreshPhoto, type RefreshRequest } from '../src/services/refresh/refresh-photo.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
+import { drawnOpeningsMask } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
@@ -43,12 +44,16 @@ interface Outcome {
   changed: boolean;
   reason?: string;
   outsideMask: number;
+  /** Changed pixels of the windows and doors the refresh kept out, and of those drawn by hand. */
   openingPixels: number;
+  drawnOpeningPixels: number;
   deltaE?: number;
   deltaEPixels?: number;
   /** The mean repainted colour with the light's colour divided out, against the paint at the same luminance. */
   deltaEBalanced?: number;
   residual?: number;
+  /** Whose box the refresh built on (the job's `layout.evidence`). */
+  layout?: string;
   seconds: number;
 }
 
@@ -57,18 +62,20 @@ async function readPhoto(file: string, longSide: number): Promise<RawImage> {
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
 }
 
-async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLines, detectors: ObjectDetectors | undefined): Promise<{ outcome: Outcome; output: RawImage }> {
+async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLines, detectors: ObjectDetectors | undefined, drawn: Uint8Array): Promise<{ outcome: Outcome; output: RawImage }> {
   const started = performance.now();
   const done = await refreshPhoto(image, request, { lines, ...(detectors ? { detectors } : {}) });
-  const refresh = done.result.refresh as { unchanged: boolean; unchangedReason?: string; light?: { cast: number[] }; oldAlbedo?: number };
+  const refresh = done.result.refresh as { unchanged: boolean; unchangedReason?: string; light?: { cast: number[] }; oldAlbedo?: number; layout?: { evidence: string } };
   const { width, height } = image;
-  const outcome: Outcome = { request: request.value, changed: !refresh.unchanged, outsideMask: 0, openingPixels: 0, seconds: 0 };
+  const outcome: Outcome = { request: request.value, changed: !refresh.unchanged, outsideMask: 0, openingPixels: 0, drawnOpeningPixels: 0, seconds: 0 };
   if (refresh.unchangedReason) outcome.reason = refresh.unchangedReason;
+  if (refresh.layout) outcome.layout = refresh.layout.evidence;
   const out = done.image.data;
   for (let p = 0; p < width * height; p++) {
     const differs = out[p * 3] !== image.data[p * 3] || out[p * 3 + 1] !== image.data[p * 3 + 1] || out[p * 3 + 2] !== image.data[p * 3 + 2];
     if (differs && !done.changeMask?.[p]) outcome.outsideMask++;
     if (differs && done.openings[p]) outcome.openingPixels++;
+    if (differs && drawn[p]) outcome.drawnOpeningPixels++;
   }
   if (request.transformation === 'walls' && done.changeMask && refresh.light && refresh.oldAlbedo) {
     Object.assign(outcome, measureRepaintedWalls(image, done.image, Uint8Array.from(done.changeMask, (v) => (v ? 1 : 0)), { paint: request.paint, cast: refresh.light.cast, oldAlbedo: refresh.oldAlbedo }));
@@ -82,7 +89,7 @@ function describe(outcome: Outcome): string {
   const colour = outcome.deltaE !== undefined
     ? `, ΔE00 ${outcome.deltaE.toFixed(1)} (median per pixel ${outcome.deltaEPixels!.toFixed(1)}; white-balanced ${outcome.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * outcome.residual!).toFixed(2)} %`
     : '';
-  return `changed${colour}, outside mask ${outcome.outsideMask}, openings ${outcome.openingPixels}`;
+  return `changed${colour}, outside mask ${outcome.outsideMask}, openings ${outcome.openingPixels} (drawn ${outcome.drawnOpeningPixels})`;
 }
 
 async function main(): Promise<void> {
@@ -90,7 +97,10 @@ async function main(): Promise<void> {
   const longSide = Number(values['long-side']);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(path.join(ROOT, 'data/models'), registry), registry, { intraOpNumThreads: 1 });
-  const lines = await chooseLineSources(runtime);
+  // As the service runs it (the room network's box first, decision 0021) and, beside it, the lines alone (the refresh
+  // before 2026-11-27).
+  const lines = await chooseLineSources(runtime, { roomNetwork: true });
+  const linesAlone = withoutRoomNetwork(lines);
   const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
   const centernet = await optional(OBJECT_MODEL_NAMES.centernet);
   const nanodet = await optional(OBJECT_MODEL_NAMES.nanodet);
@@ -103,25 +113,36 @@ async function main(): Promise<void> {
 
   const rows: string[] = [];
   const all: Outcome[] = [];
+  const before: Outcome[] = [];
   const tiles: Buffer[] = [];
   for (const [index, file] of files.entries()) {
     const image = await readPhoto(file, longSide);
     const name = path.basename(file);
+    const drawn = drawnOpeningsMask(name, image.width, image.height);
     const walls: Outcome[] = [];
     const floors: Outcome[] = [];
+    const wallsBefore: Outcome[] = [];
+    const floorsBefore: Outcome[] = [];
     const shown: RawImage[] = [image];
     for (const [k, colour] of COLOURS.entries()) {
-      const { outcome, output } = await measure(image, { transformation: 'walls', value: colour, paint: PAINT_COLOURS[colour] }, lines, detectors);
+      const request: RefreshRequest = { transformation: 'walls', value: colour, paint: PAINT_COLOURS[colour] };
+      const { outcome, output } = await measure(image, request, lines, detectors, drawn);
       walls.push(outcome);
+      wallsBefore.push((await measure(image, request, linesAlone, detectors, drawn)).outcome);
       if (k === index % COLOURS.length) shown.push(output);
     }
     for (const [k, id] of MATERIALS.entries()) {
-      const { outcome, output } = await measure(image, { transformation: 'floor', value: id, material: floorMaterial(id)!, seed: 1 }, lines, detectors);
+      const request: RefreshRequest = { transformation: 'floor', value: id, material: floorMaterial(id)!, seed: 1 };
+      const { outcome, output } = await measure(image, request, lines, detectors, drawn);
       floors.push(outcome);
+      floorsBefore.push((await measure(image, request, linesAlone, detectors, drawn)).outcome);
       if (k === index % MATERIALS.length) shown.push(output);
     }
     all.push(...walls, ...floors);
-    const row = `| ${name} | ${walls.map((o) => `${o.request}: ${describe(o)}`).join('; ')} | ${floors.map((o) => `${o.request}: ${describe(o)}`).join('; ')} |`;
+    before.push(...wallsBefore, ...floorsBefore);
+    const cell = (now: Outcome[], alone: Outcome[]) =>
+      now.map((o, k) => `${o.request}: ${describe(o)}${alone[k]!.changed === o.changed && alone[k]!.reason === o.reason ? '' : ` (lines alone: ${describe(alone[k]!)})`}`).join('; ');
+    const row = `| ${name} | ${walls[0]!.layout ?? '–'} | ${cell(walls, wallsBefore)} | ${cell(floors, floorsBefore)} |`;
     rows.push(row);
     console.log(row);
     const wall = walls[index % COLOURS.length]!;
@@ -136,36 +157,54 @@ async function main(): Promise<void> {
   }
   await writeSheet(tiles, SHEET);
 
-  const changedWalls = all.filter((o) => o.changed && o.deltaE !== undefined);
-  const changedFloors = all.filter((o) => o.changed && o.deltaE === undefined);
-  const count = (list: Outcome[], key: 'outsideMask' | 'openingPixels') => list.reduce((n, o) => n + o[key], 0);
+  const repainted = (list: Outcome[]) => list.filter((o) => o.changed && o.deltaE !== undefined);
+  const relaid = (list: Outcome[]) => list.filter((o) => o.changed && o.deltaE === undefined);
+  const changedWalls = repainted(all);
+  const count = (list: Outcome[], key: 'outsideMask' | 'openingPixels' | 'drawnOpeningPixels') => list.reduce((n, o) => n + o[key], 0);
+  const fromNetwork = all.filter((o, k) => k % 4 === 0 && o.layout === 'network').length;
   const md = [
     '### Walls and floors refreshed on real photos (npm run bench:refresh)',
     '',
     machineLine(),
     '',
     `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
-    'The API answers floor requests 501 for now (docs/api.md): on the sheet, 6 of the 10 floors relaid here stop in the middle of the old floor.',
-    'Contact sheet (input | walls | floor): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
+    `As the service runs it: the room network's box where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines' (docs/decisions/0022);`,
+    'beside it, in the same run, the refresh on the lines alone as it ran before. The API answers floor requests 501 (docs/api.md).',
+    'Contact sheet (input | walls | floor, as the service runs it): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
     '',
-    '| Measure | Result |',
-    '|---|---|',
-    `| Walls repainted | ${changedWalls.length} of ${files.length * COLOURS.length} requests (the others unchanged with the reason) |`,
-    `| Floors relaid | ${changedFloors.length} of ${files.length * MATERIALS.length} requests |`,
-    `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) |`,
-    `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; openings as the geometry analysis found them) |`,
-    `| Repainted walls against the target under the photo's light, ΔE00 of the mean colour (median of photos) | ${changedWalls.length ? median(changedWalls.map((o) => o.deltaE!)).toFixed(2) : '–'} (worst ${changedWalls.length ? Math.max(...changedWalls.map((o) => o.deltaE!)).toFixed(2) : '–'}; target < 6) |`,
-    `| Same, median per pixel (median of photos) | ${changedWalls.length ? median(changedWalls.map((o) => o.deltaEPixels!)).toFixed(2) : '–'} |`,
-    `| Mean repainted colour with the light's colour divided out, against the paint at the same luminance, ΔE00 (median of photos) | ${changedWalls.length ? median(changedWalls.map((o) => o.deltaEBalanced!)).toFixed(2) : '–'} (worst ${changedWalls.length ? Math.max(...changedWalls.map((o) => o.deltaEBalanced!)).toFixed(2) : '–'}) |`,
-    `| High-frequency residual of output/input luminance on the walls (median of photos) | ${changedWalls.length ? (100 * median(changedWalls.map((o) => o.residual!))).toFixed(2) : '–'} % (worst ${changedWalls.length ? (100 * Math.max(...changedWalls.map((o) => o.residual!))).toFixed(2) : '–'} %) |`,
-    `| Time per request (median, analysis + detectors + masks + render) | ${median(all.map((o) => o.seconds)).toFixed(1)} s |`,
-    '',
-    '| Photo | Walls | Floor |',
+    '| Measure | Result | Lines alone |',
     '|---|---|---|',
+    `| Walls repainted | ${changedWalls.length} of ${files.length * COLOURS.length} requests (the others unchanged with the reason) | ${repainted(before).length} |`,
+    `| Floors relaid | ${relaid(all).length} of ${files.length * MATERIALS.length} requests | ${relaid(before).length} |`,
+    `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) | ${count(before, 'outsideMask')} |`,
+    `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; the openings the refresh kept out of the change) | ${count(before, 'openingPixels')} |`,
+    `| Drawn window and door pixels changed | ${count(all, 'drawnOpeningPixels')} (target 0; the openings drawn by hand, bench/data/photo-layouts.json) | ${count(before, 'drawnOpeningPixels')} |`,
+    `| Repainted walls against the target under the photo's light, ΔE00 of the mean colour (median of photos) | ${stat(changedWalls, 'deltaE')} (worst ${worst(changedWalls, 'deltaE')}; target < 6) | ${stat(repainted(before), 'deltaE')} |`,
+    `| Same, median per pixel (median of photos) | ${stat(changedWalls, 'deltaEPixels')} | ${stat(repainted(before), 'deltaEPixels')} |`,
+    `| Mean repainted colour with the light's colour divided out, against the paint at the same luminance, ΔE00 (median of photos) | ${stat(changedWalls, 'deltaEBalanced')} (worst ${worst(changedWalls, 'deltaEBalanced')}) | ${stat(repainted(before), 'deltaEBalanced')} |`,
+    `| High-frequency residual of output/input luminance on the walls (median of photos) | ${percent(changedWalls, median)} (worst ${percent(changedWalls, (v) => Math.max(...v))}) | ${percent(repainted(before), median)} |`,
+    `| Time per request (median, analysis + detectors + masks + render) | ${median(all.map((o) => o.seconds)).toFixed(1)} s | ${median(before.map((o) => o.seconds)).toFixed(1)} s |`,
+    '',
+    'Per photo: the layout the refresh built on, and each request\'s outcome (the lines alone\'s where it differs).',
+    '',
+    '| Photo | Layout | Walls | Floor |',
+    '|---|---|---|---|',
     ...rows,
   ].join('\n');
   console.log(`\n${md}`);
   writeSection('bench-refresh', md);
+}
+
+function stat(list: Outcome[], key: 'deltaE' | 'deltaEPixels' | 'deltaEBalanced'): string {
+  return list.length ? median(list.map((o) => o[key]!)).toFixed(2) : '–';
+}
+
+function worst(list: Outcome[], key: 'deltaE' | 'deltaEBalanced'): string {
+  return list.length ? Math.max(...list.map((o) => o[key]!)).toFixed(2) : '–';
+}
+
+function percent(list: Outcome[], of: (values: number[]) => number): string {
+  return list.length ? `${(100 * of(list.map((o) => o.residual!))).toFixed(2)} %` : '–';
 }
 
 await main();

@@ -59,15 +59,15 @@ describe('what a redesign keeps as standing', () => {
 });
 
 describe('the room network in a redesign', () => {
-  it('serves the furniture step alone: the removal and the paint stand on the lines', async () => {
+  it('is asked once, before the removal, and its box serves every step where it is trusted; an unsure one gives way to the lines', async () => {
     const room = paintedRoom();
-    // A perfect network's maps of the room: its faces, sure of each; the window seen as one.
+    // A network's maps of the room: its faces, sure of each (or not), the window seen as one.
     const networkCalls: number[] = [];
-    const roomNetwork = async (working: RawImage): Promise<RoomSegmentation> => {
+    const networkSure = (confidence: number) => async (working: RawImage): Promise<RoomSegmentation> => {
       networkCalls.push(working.width);
       const visible = Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall'));
       const { width, height } = room.image;
-      return { width, height, visible, layout: room.labels.slice(), layoutConfidence: new Float32Array(width * height).fill(1), edges: new Float32Array(width * height) };
+      return { width, height, visible, layout: room.labels.slice(), layoutConfidence: new Float32Array(width * height).fill(confidence), edges: new Float32Array(width * height) };
     };
     // CenterNet seeing nothing (nothing to remove), or a chair whose box is the middle of the floor, 120 × 80 pixels
     // of the 512-pixel input, at a score the declutter takes (0.3) but too low to call the room furnished (0.45).
@@ -84,43 +84,34 @@ describe('the room network in a redesign', () => {
         return { heatmap: { data: heatmap, dims: [1, 80, 128, 128] }, sizes: { data: sizes, dims: [1, 4, 128, 128] } };
       },
     });
-    const centernet = centernetSeeing(false);
     // Stops the furniture step at its render: what the test follows happens before it.
     const renderer = { available: async () => ({ ok: true as const, version: 'stub' }), render: async () => assert.fail('rendered') };
-    const stepsBefore: number[] = [];
     const lsd = lsdLineSource();
-    let lineCalls = 0;
-    await assert.rejects(
-      redesignPhoto(
-        room.image,
-        { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 15, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
-        {
-          lines: { layout: async (working: RawImage) => (lineCalls++, lsd(working)), name: 'lsd', mlsd: false, roomNetwork },
-          detectors: { centernet },
+    const request = { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 15, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false };
+    const run = async (confidence: number, chair: boolean) => {
+      networkCalls.length = 0;
+      let lineCalls = 0;
+      const seenAtRemoval: number[] = [];
+      await assert.rejects(
+        redesignPhoto(room.image, request, {
+          lines: { layout: async (working: RawImage) => (lineCalls++, lsd(working)), name: 'lsd', mlsd: false, roomNetwork: networkSure(confidence) },
+          detectors: { centernet: centernetSeeing(chair) },
           renderer,
           quality: { samples: 1, threads: 1 },
-          // The walls are painted by 0.4 of the progress; the furniture step starts after.
-          progress: (fraction) => (fraction <= 0.4 ? stepsBefore.push(networkCalls.length) : undefined),
-        },
-      ),
-      /rendered/,
-    );
-    assert.equal(stepsBefore.at(-1), 0, 'the network was not asked before the furniture step');
-    assert.equal(networkCalls.length, 1, 'the furniture step asked it once: the lines were sure, so no second opinion');
-    assert.equal(lineCalls, 1, "the furniture step's analysis reused the removal's lines");
-
-    // Where the detectors found something, even what does not make the room furnished, the furniture stands on the
-    // lines' analysis alone: the furniture step still runs (to its render), without asking the network.
-    networkCalls.length = 0;
-    await assert.rejects(
-      redesignPhoto(
-        room.image,
-        { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 5, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false },
-        { lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork }, detectors: { centernet: centernetSeeing(true) }, renderer, quality: { samples: 1, threads: 1 } },
-      ),
-      /rendered/,
-    );
-    assert.equal(networkCalls.length, 0);
+          // The removal runs up to 0.3 of the progress.
+          progress: (fraction) => (fraction <= 0.3 ? seenAtRemoval.push(networkCalls.length) : undefined),
+        }),
+        /rendered/,
+      );
+      return { lineCalls, networkCalls: networkCalls.length, askedBeforeRemoval: seenAtRemoval[0] };
+    };
+    // Sure: the network's box is taken, and no second analysis runs.
+    assert.deepEqual(await run(1, false), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1 });
+    // Where the detectors found something (a chair, too weak to call the room furnished), the same one analysis: the
+    // furniture step still runs to its render, on the box the removal used.
+    assert.deepEqual(await run(1, true), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1 });
+    // Unsure (0.2, under the 0.6 bar): the lines' analysis is taken, reusing the lines and the network's answers.
+    assert.deepEqual(await run(0.2, false), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1 });
   });
 });
 

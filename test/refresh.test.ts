@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
+import { lsdLineSource } from '../src/services/geometry/line-sources.js';
 import { analyzeWithLines, chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
 import { checkRefreshValue, PAINT_COLOURS } from '../src/services/operations/refresh.js';
 import { refreshPhoto } from '../src/services/refresh/refresh-photo.js';
@@ -17,7 +18,10 @@ import { linearOfHex } from '../src/vision/restyle/hex-colour.js';
 import { floorMapping, floorShading, relayFloor } from '../src/vision/restyle/relay-floor.js';
 import { lightTint, repaintWalls } from '../src/vision/restyle/repaint-walls.js';
 import type { SceneLight } from '../src/vision/restyle/scene-light.js';
+import { VISIBLE_CLASSES, type RoomSegmentation } from '../src/vision/geometry/room-segmentation.js';
+import type { RawImage } from '../src/vision/raw-image.js';
 import { surfaceMask } from '../src/vision/restyle/surface-mask.js';
+import { looksLikeItsWall } from '../src/vision/restyle/plain-openings.js';
 import { surfaceMatte, surfaceShading } from '../src/vision/restyle/surface-matte.js';
 import { dataUrl } from './helpers/fixtures.js';
 import { linear, paintedRoom, type PaintedRoom } from './helpers/painted-room.js';
@@ -223,6 +227,119 @@ describe('a refresh handed the room an earlier step analysed', { timeout: TIMEOU
     assert.equal(searches, 1, 'the refresh looked for lines again');
     assert.deepEqual(handed.changeMask, own.changeMask);
     assert.deepEqual(handed.image.data, own.image.data);
+  });
+});
+
+describe('the room network in a refresh', { timeout: TIMEOUT_MS }, () => {
+  it("paints on the network's box where it is sure of it, and on the lines' where it is not, saying which and why", async () => {
+    const room = paintedRoom();
+    const { width, height } = room.image;
+    // A network that sees the drawn room's faces exactly, at the given confidence.
+    const network = (confidence: number) => async (_working: RawImage): Promise<RoomSegmentation> => ({
+      width,
+      height,
+      visible: Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall')),
+      layout: room.labels.slice(),
+      layoutConfidence: new Float32Array(width * height).fill(confidence),
+      edges: new Float32Array(width * height),
+    });
+    const lines = { layout: lsdLineSource(), name: 'lsd', mlsd: false };
+    const request = { transformation: 'walls' as const, value: 'terracotta', paint: PAINT_COLOURS.terracotta };
+    const sure = (await refreshPhoto(room.image, request, { lines: { ...lines, roomNetwork: network(1) } })).result.refresh;
+    assert.deepEqual(sure.layout, { evidence: 'network' }, JSON.stringify(sure));
+    assert.equal(sure.unchanged, false, JSON.stringify(sure));
+    const unsure = (await refreshPhoto(room.image, request, { lines: { ...lines, roomNetwork: network(0.2) } })).result.refresh as { layout: { evidence: string; networkSetAside?: string } };
+    assert.equal(unsure.layout.evidence, 'lines');
+    assert.match(unsure.layout.networkSetAside ?? '', /confidence 0\.2\d*, below 0\.6/);
+    // Without the network, the lines alone, with nothing set aside.
+    assert.deepEqual((await refreshPhoto(room.image, request, { lines })).result.refresh.layout, { evidence: 'lines' });
+  });
+});
+
+describe('openings that look like their wall', { timeout: TIMEOUT_MS }, () => {
+  const room = paintedRoom();
+  const { width, height } = room.image;
+  /**
+   * A rectangle of plain wall, 40 × 50 pixels, with 15 pixels of the same wall face all round it and 12 pixels from the
+   * window: a bare stretch of wall in the middle of a wall.
+   */
+  const bareWall = (() => {
+    const nearWindow = dilateRound(room.window, width, height, 12);
+    const plainAt = (x: number, y: number, face: number) => room.wall[y * width + x] === 1 && room.labels[y * width + x] === face && !nearWindow[y * width + x];
+    for (let y0 = 15; y0 + 65 <= height; y0 += 5) {
+      for (let x0 = 15; x0 + 55 <= width; x0 += 5) {
+        const face = room.labels[y0 * width + x0]!;
+        let plain = true;
+        for (let y = y0 - 15; y < y0 + 65 && plain; y++) for (let x = x0 - 15; x < x0 + 55 && plain; x++) plain = plainAt(x, y, face);
+        if (plain) return Uint8Array.from({ length: width * height }, (_, i) => (i % width >= x0 && i % width < x0 + 40 && Math.floor(i / width) >= y0 && Math.floor(i / width) < y0 + 50 ? 1 : 0));
+      }
+    }
+    throw new Error('no bare wall in the drawn room');
+  })();
+
+  it('tells a bare stretch of wall from the window: the same outline holds nothing of its own on the wall', () => {
+    const planes = downsampleToPlanes(room.image, 1024);
+    const face = (mask: Uint8Array) => {
+      const label = room.labels[mask.indexOf(1)]!;
+      return Uint8Array.from(room.labels, (l) => (l === label ? 1 : 0));
+    };
+    assert.equal(looksLikeItsWall(planes, bareWall, face(bareWall)), true);
+    // The window's glass and frame, on the same terms.
+    assert.equal(looksLikeItsWall(planes, room.window, face(room.window)), false);
+  });
+
+  it("paints over a window the network sees on a bare wall, as over the wall around it, and keeps the real one", async () => {
+    // The network sees the real window and a second one on the bare wall (a glare it took for a pane).
+    const network = async (_working: RawImage): Promise<RoomSegmentation> => ({
+      width,
+      height,
+      visible: Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] || bareWall[p] ? 'window' : face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall')),
+      layout: room.labels.slice(),
+      layoutConfidence: new Float32Array(width * height).fill(1),
+      edges: new Float32Array(width * height),
+    });
+    const done = await refreshPhoto(room.image, { transformation: 'walls', value: 'terracotta', paint: PAINT_COLOURS.terracotta }, { lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork: network } });
+    const refresh = done.result.refresh;
+    assert.equal(refresh.unchanged, false, JSON.stringify(refresh));
+    assert.equal(refresh.openingsLikeWall, 1, JSON.stringify(refresh));
+    let inside = 0;
+    let painted = 0;
+    const interior = inner(bareWall, width, height, 3);
+    for (let p = 0; p < width * height; p++) {
+      if (room.window[p]) assert.ok(sameBytes(done.image.data, room.image.data, p), `window pixel ${p % width},${Math.floor(p / width)} changed`);
+      if (!interior[p]) continue;
+      inside++;
+      if (done.changeMask![p]) painted++;
+    }
+    assert.ok(painted > 0.9 * inside, `${painted} of the ${inside} pixels inside the bare wall's outline painted`);
+  });
+
+  it('keeps out one the paint would not enclose: a door as plain as the wall, down to the floor, stays as it was', async () => {
+    // The bare wall's columns, from its top down to the floor: what a white door flush with a white wall looks like.
+    const door = bareWall.slice();
+    const top = Math.floor(bareWall.indexOf(1) / width);
+    for (let x = 0; x < width; x++) {
+      if (!bareWall[top * width + x]) continue;
+      for (let y = top; y < height && room.labels[y * width + x] !== 0; y++) if (room.wall[y * width + x]) door[y * width + x] = 1;
+    }
+    const network = async (_working: RawImage): Promise<RoomSegmentation> => ({
+      width,
+      height,
+      visible: Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : door[p] ? 'door' : face === 0 ? 'floor' : face === 1 ? 'ceiling' : 'wall')),
+      layout: room.labels.slice(),
+      layoutConfidence: new Float32Array(width * height).fill(1),
+      edges: new Float32Array(width * height),
+    });
+    const done = await refreshPhoto(room.image, { transformation: 'walls', value: 'terracotta', paint: PAINT_COLOURS.terracotta }, { lines: { layout: lsdLineSource(), name: 'lsd', mlsd: false, roomNetwork: network } });
+    const refresh = done.result.refresh;
+    assert.equal(refresh.unchanged, false, JSON.stringify(refresh));
+    assert.equal(refresh.openingsLikeWall, 0, JSON.stringify(refresh));
+    assert.ok((refresh.openingsKept as number) >= 1, JSON.stringify(refresh));
+    // The network's rectangle spans its pixels' 2nd to 98th percentiles: a few rows short of the region at its ends.
+    const interior = inner(door, width, height, 8);
+    for (let p = 0; p < width * height; p++) {
+      if (interior[p]) assert.ok(sameBytes(done.image.data, room.image.data, p), `door pixel ${p % width},${Math.floor(p / width)} painted`);
+    }
   });
 });
 

@@ -51,7 +51,7 @@ export async function chooseLineSources(models: LineModels, options: LineChoiceO
   return { layout, vanishingPoints: lsdLineSource(), name: `${MLSD_MODEL}+lsd`, mlsd: true, ...network };
 }
 
-/** The same lines without the room network: for the steps measured on the lines alone (a redesign's removal and paint). */
+/** The same lines without the room network: to measure an operation on the lines alone beside it (bench:refresh). */
 export function withoutRoomNetwork(lines: ChosenLines): ChosenLines {
   const { roomNetwork, ...alone } = lines;
   return alone;
@@ -102,9 +102,9 @@ export async function analyzeWithSecondOpinion(image: RawImage, lines: AnalysisL
 
 /**
  * The same lines (and network), each answering again from its last answer when given the same photo: for analyses of
- * one photo run one after another (the two opinions; a redesign's removal, then its furniture).
+ * one photo run one after another (the two opinions).
  */
-export function answeringOncePerPhoto<T extends AnalysisLines>(lines: T): T {
+function answeringOncePerPhoto<T extends AnalysisLines>(lines: T): T {
   return {
     ...lines,
     layout: lastInputKept(lines.layout),

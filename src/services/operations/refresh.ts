@@ -90,7 +90,8 @@ export const refresh = defineOperation({
       : undefined,
   acknowledgement: (params) => ({ transformation: params.transformation, value: params.value }),
   run: async ({ image, params }, context) => {
-    const lines = await chooseLineSources(context.models);
+    // The room networks' box first where they are sure of it, as for the stagings (docs/decisions/0022).
+    const lines = await chooseLineSources(context.models, { roomNetwork: true });
     // Furniture and objects the detectors find are never painted over or floored over; without CenterNet the look of
     // the surfaces alone keeps them out (a 503 naming it unless the operator allows fallbacks, as for the declutter).
     const detectors = (await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))

@@ -4,9 +4,9 @@ import { area, intersectionArea, type Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
-import { findCandidates, removeCandidates } from '../declutter/remove-automatic.js';
+import { findCandidatesIn, removeCandidates } from '../declutter/remove-automatic.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
-import { analyzeWithSecondOpinion, answeringOncePerPhoto, withoutRoomNetwork, type ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithLines, analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 import { unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
@@ -46,7 +46,7 @@ export interface RedesignRequest {
 }
 
 export interface RedesignDeps {
-  /** The room network in them, where chosen, serves the furniture step alone. */
+  /** With the room network in them, every step builds on its box where it is trusted (redesignAnalysis). */
   lines: ChosenLines;
   detectors: ObjectDetectors;
   renderer: FurnitureRenderer;
@@ -88,18 +88,17 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   const timer = stepTimer(deps.signal);
 
   // 1. What stands, removed where the declutter's self-check passes (the declutter's own progress runs 0–1 over both).
-  // Its room analysis, on the lines alone as the declutter and the refresh measured theirs, serves the removal and the
-  // paint: a removal or a coat of paint moves no wall, floor or camera. In a room where nothing was detected, the
-  // furniture has its own (step 4).
-  // The furniture step's analysis (step 4) reuses this one's lines.
-  const chosen = answeringOncePerPhoto(deps.lines);
-  const lines = withoutRoomNetwork(chosen);
-  const found = await findCandidates(image, lines, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
+  // One room analysis serves every step: a removal or a coat of paint moves no wall, floor or camera.
+  const analysisStarted = performance.now();
+  const room = await redesignAnalysis(image, deps.lines, deps.signal);
+  const analysisMs = Math.round(performance.now() - analysisStarted);
+  progress(0.03);
+  const found = await findCandidatesIn(image, room.analysis, deps.detectors, { ...abortable, progress: (f) => progress(0.3 * f) });
   const candidates = request.mask ? found.candidates.filter((c) => insideShare(c.mask, request.mask!, image.width) >= INSIDE_MASK_SHARE) : found.candidates;
-  const removal = await removeCandidates(image, found.analysis, candidates, {
+  const removal = await removeCandidates(image, room.analysis, candidates, {
     openings: found.openings,
     layoutTrusted: found.layoutTrusted,
-    timings: found.timings,
+    timings: { analysis: analysisMs, ...found.timings },
     ...abortable,
     progress: (f) => progress(0.3 * f),
   });
@@ -131,7 +130,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     const refreshed = await refreshPhoto(
       current,
       { transformation: 'walls', value: paint, paint },
-      { lines, detectors: deps.detectors, analysis: found.analysis, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
+      { lines: deps.lines, detectors: deps.detectors, analysis: room.analysis, ...abortable, progress: (f) => progress(0.3 + 0.1 * f) },
     );
     const report = refreshed.result.refresh;
     if (refreshed.changeMask) {
@@ -157,16 +156,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
   let stagingMask: Uint8Array | undefined;
-  // In a room where the detectors found nothing, the room exactly as the smart stagings would plan on it: the
-  // network's layout where it is found at 0.6 and passes the stagings' checks, else the lines' (docs/decisions/0021),
-  // with the network's windows, doors and standing furniture; whyNotStage's own bar then applies to whichever was
-  // taken. Not where anything was detected: on the furnished photos drawn by hand the network's box is off by a median
-  // of 16 % (6–28 %), and on furnished_dining_modern_05 (a glass table the detectors see too weakly to call the room
-  // furnished) an earlier network's box put a second dining set before the sliding door.
-  const furnitureRoom =
-    deps.lines.roomNetwork && !found.candidates.some((c) => c.detected)
-      ? await analyzeWithSecondOpinion(image, chosen, roomLayoutDoubt, deps.signal)
-      : { analysis: found.analysis };
+  const furnitureRoom: SecondOpinion = { ...room };
   // The network looked at the photo as it came, so it still sees what the removal took out: not an obstacle.
   if (furnitureRoom.analysis.standing && removal.removed.length > 0) {
     furnitureRoom.analysis = { ...furnitureRoom.analysis, standing: notRemoved(furnitureRoom.analysis.standing, removal.removed.map((o) => o.box)) };
@@ -243,6 +233,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         changed,
         unchanged: changedPixels === 0,
         roomWasFurnished: furnished,
+        layout: { evidence: room.analysis.layout.evidence, ...(room.networkDoubt ? { networkSetAside: room.networkDoubt } : {}) },
         removed: removal.removed.map((o) => ({ ...o, box: reportBox(o.box) })),
         kept: [
           ...removal.kept.map((o) => ({ ...o, box: reportBox(o.box) })),
@@ -264,6 +255,18 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       ...(wallsLight ? { wallsLight } : {}),
     },
   };
+}
+
+/**
+ * The room every step of a redesign builds on: where the room network was chosen, the box fitted to its layout map when
+ * it is found at the trusted confidence and passes the whole-room stagings' own checks, else the lines' (the stagings'
+ * order, docs/decisions/0021 and 0022); the lines' alone otherwise. The stagings' checks are the strictest of the
+ * three steps' (the refresh asks for less floor on a photo looking down), so a box the furniture may stand on is one
+ * the paint and the fill may follow.
+ */
+function redesignAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSignal): Promise<SecondOpinion> {
+  if (!lines.roomNetwork) return analyzeWithLines(image, lines, signal).then((analysis) => ({ analysis }));
+  return analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, signal);
 }
 
 /**

@@ -3,7 +3,7 @@ import { LINEAR_OF_BYTE, LUMINANCE_WEIGHTS } from '../../vision/colour.js';
 import { estimateNoiseLevel } from '../../vision/differential-composite.js';
 import { paintRegionMask } from '../../vision/declutter/region-mask.js';
 import { dilateRound } from '../../vision/declutter/mask-shapes.js';
-import { maskBounds } from '../../vision/mask-morphology.js';
+import { dilateSquare, maskBounds } from '../../vision/mask-morphology.js';
 import { connectedComponents } from '../../vision/connected-components.js';
 import { boxMean } from '../../vision/box-filter.js';
 import { fillPolygon, polygonMask } from '../../vision/polygon-mask.js';
@@ -17,12 +17,13 @@ import { albedoOf, estimateSceneLight } from '../../vision/restyle/scene-light.j
 import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask.js';
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
+import { looksLikeItsWall } from '../../vision/restyle/plain-openings.js';
 import { analysisBox, analysisCamera, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { horizonCells, missingFloor, unsureLayout } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
-import { analyzeWithLines, type ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithLines, analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 
 /** What to do: a paint on the walls (an sRGB colour) or a floor material. */
@@ -72,7 +73,7 @@ export interface RefreshedPhoto {
   /** 255 where the output may differ from the photo; absent when the photo came back unchanged. */
   changeMask?: Uint8Array;
   result: { refresh: Record<string, unknown> };
-  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors. */
+  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors kept out of the change. */
   analysis: RoomAnalysis;
   surface?: SurfaceMask;
   openings: Uint8Array;
@@ -164,7 +165,7 @@ const ENCLOSED_BORDER = 0.75;
 export async function refreshPhoto(image: RawImage, request: RefreshRequest, deps: RefreshDeps): Promise<RefreshedPhoto> {
   const timer = stepTimer(deps.signal);
   const progress = deps.progress ?? (() => {});
-  const analysis = deps.analysis ?? (await analyzeWithLines(image, deps.lines, deps.signal));
+  const { analysis, networkDoubt } = deps.analysis ? { analysis: deps.analysis } : await refreshAnalysis(image, deps.lines, deps.signal);
   timer.lap('analysis');
   progress(0.3);
   const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
@@ -176,6 +177,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     ...(walls ? { paint: request.paint } : { material: { id: request.material.id, description: request.material.description, seed: request.seed } }),
     lines: deps.lines.name,
     layoutConfidence: round(analysis.confidence.layout),
+    layout: { evidence: analysis.layout.evidence, ...(networkDoubt ? { networkSetAside: networkDoubt } : {}) },
   };
   const unchanged = (reason: RefreshUnchangedReason, detail: string, surface?: SurfaceMask): RefreshedPhoto => ({
     image,
@@ -200,28 +202,35 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const objects = deps.detectors ? await objectsMask(image, analysis, deps.detectors, deps.signal) : undefined;
   timer.lap('objects');
   progress(0.6);
-  const forbidden = forbiddenCells(analysis, planes, scale, objects);
-  // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height; they
-  // are neither wall to paint nor floor to cover.
   const camera = analysisCamera(analysis);
   const workingCamera = { ...camera, width, height, focal: camera.focal / scale, cx: camera.cx / scale, cy: camera.cy / scale };
-  const trims = findTrimLines(logLuminance(planes), labels, forbidden, workingCamera, analysisBox(analysis));
-  for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | trims.mask[i]!;
-  report.trim = {
-    skirting: Object.fromEntries([...trims.skirting].map(([face, h]) => [FACE_LABELS[face], h])),
-    cornice: Object.fromEntries([...trims.cornice].map(([face, h]) => [FACE_LABELS[face], h])),
-  };
   const faces = walls ? WALL_FACES : [FLOOR];
   const belowHorizon = horizonCells(analysis, width, height);
   const band = Math.round(BORDER_BAND * Math.max(width, height));
   const floorOptions = { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 };
-  const floorSurface = surfaceMask({ planes, labels, faces: [FLOOR], forbidden }, floorOptions);
-  const surface = walls
-    ? surfaceMask(
-        { planes, labels, faces, forbidden },
-        { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true },
-      )
-    : floorSurface;
+  const wallOptions = { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true };
+  const surfacesWith = (paintOver: ReadonlySet<Opening>) => {
+    const cells = forbiddenCells(analysis, planes, labels, scale, objects, paintOver);
+    // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height;
+    // they are neither wall to paint nor floor to cover.
+    const trims = findTrimLines(logLuminance(planes), labels, cells.forbidden, workingCamera, analysisBox(analysis));
+    const forbidden = cells.forbidden;
+    for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | trims.mask[i]!;
+    const floorSurface = surfaceMask({ planes, labels, faces: [FLOOR], forbidden }, floorOptions);
+    const surface = walls ? surfaceMask({ planes, labels, faces, forbidden }, wallOptions) : floorSurface;
+    return { ...cells, forbidden, trims, floorSurface, surface };
+  };
+  // Every opening kept out first; then, for the walls, once more with the openings only the network saw that look like
+  // their wall painted over where the paint would enclose them (paintedAround).
+  let surfaces = surfacesWith(new Set());
+  const paintOver = walls ? new Set(surfaces.likeWall.filter((w) => paintedAround(w.grown, surfaces.surface.mask, width, height)).map((w) => w.opening)) : new Set<Opening>();
+  if (paintOver.size > 0) surfaces = surfacesWith(paintOver);
+  const { forbidden, trims, floorSurface, surface, kept: keptOpenings } = surfaces;
+  report.openingsLikeWall = paintOver.size;
+  report.trim = {
+    skirting: Object.fromEntries([...trims.skirting].map(([face, h]) => [FACE_LABELS[face], h])),
+    cornice: Object.fromEntries([...trims.cornice].map(([face, h]) => [FACE_LABELS[face], h])),
+  };
   timer.lap('surface');
   const objectCells = objects ? gridOf(objects, analysis, width, height) : new Uint8Array(width * height);
   const layout = layoutMeasures(surface, labels, faces, objectCells);
@@ -337,32 +346,61 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
         unchangedShare: round(1 - output.changedPixels / (image.width * image.height)),
         light: { cast: light.cast.map(round), whiteLevel: round(light.whiteLevel), castConfidence: round(light.castConfidence) },
         oldAlbedo: round(oldAlbedo),
-        openingsKept: analysis.openings.length,
+        openingsKept: keptOpenings.length,
         milliseconds: timer.report(),
       },
     },
     analysis,
     surface,
-    openings,
+    openings: polygonMask(image.width, image.height, keptOpenings.map((o) => o.polygon)),
   };
 }
 
 /**
- * Cells never changed: windows and doors with a frame around them (their casing and sill, which the opening's
- * outline leaves out), and the objects the detectors found, a little grown.
+ * The room as the refresh builds on it: where the room network was chosen, the box fitted to its layout map when it is
+ * found at the trusted confidence and shows the floor a photo looking down must show, else the lines' (the whole-room
+ * stagings' order, docs/decisions/0021 and 0022); the lines' alone otherwise.
  */
-function forbiddenCells(analysis: RoomAnalysis, planes: ColourPlanes, scale: number, objects: Uint8Array | undefined): Uint8Array {
+async function refreshAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSignal): Promise<SecondOpinion> {
+  if (!lines.roomNetwork) return { analysis: await analyzeWithLines(image, lines, signal) };
+  return analyzeWithSecondOpinion(image, lines, (network) => missingFloor(network, MIN_FLOOR_SHARE), signal);
+}
+
+type Opening = RoomAnalysis['openings'][number];
+
+/**
+ * Cells never changed: windows and doors with a frame around them (their casing and sill, which the opening's
+ * outline leaves out), and the objects the detectors found, a little grown; the openings in `paintOver` excepted.
+ * Returned beside them: the openings kept out, and those of them only the room network saw (no line frames them)
+ * whose outline holds nothing but the wall around it (looksLikeItsWall), each with its cells grown by its frame.
+ */
+function forbiddenCells(
+  analysis: RoomAnalysis,
+  planes: ColourPlanes,
+  labels: Uint8Array,
+  scale: number,
+  objects: Uint8Array | undefined,
+  paintOver: ReadonlySet<Opening>,
+): { forbidden: Uint8Array; kept: Opening[]; likeWall: { opening: Opening; grown: Uint8Array }[] } {
   const { width, height } = planes;
   const forbidden = new Uint8Array(width * height);
-  const openings = analysis.openings.map((opening) => {
+  const likeWall: { opening: Opening; grown: Uint8Array }[] = [];
+  const outlines = analysis.openings.flatMap((opening) => {
+    if (paintOver.has(opening)) return [];
     const polygon = opening.polygon.map(([x, y]) => [x / scale, y / scale] as [number, number]);
     const one = new Uint8Array(width * height);
     fillPolygon(one, width, height, polygon);
+    const face = FACE_LABELS.indexOf(opening.wall);
+    const plain = opening.frameSupport === 0 && looksLikeItsWall(planes, one, Uint8Array.from(labels, (l) => (l === face ? 1 : 0)));
+    return [{ opening, polygon, one, plain }];
+  });
+  const openings = outlines.map(({ opening, polygon, one, plain }) => {
     const xs = polygon.map((p) => p[0]);
     const ys = polygon.map((p) => p[1]);
     const margin = Math.max(2, FRAME_SHARE * Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)));
     const grown = dilateRound(one, width, height, margin);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
+    if (plain) likeWall.push({ opening, grown });
     return { wall: opening.wall, polygon, margin, reach: dilateRound(one, width, height, WINDOW_GROUP_REACH * margin) };
   });
   // Openings on one wall that nearly touch (a mullion or a transom bar apart) are one window: a door with its
@@ -404,7 +442,33 @@ function forbiddenCells(analysis: RoomAnalysis, planes: ColourPlanes, scale: num
     const grown = dilateRound(cells, width, height, 2);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
   }
-  return forbidden;
+  return { forbidden, kept: outlines.map((o) => o.opening), likeWall };
+}
+
+/**
+ * Whether the paint would enclose a kept-out region: on each side of it (above, below, left, right) that lies in the
+ * working copy, at least ENCLOSED_BORDER of the cells just outside it are painted. An opening that looks like its wall
+ * and stands enclosed in the new paint would be a rectangle of old paint in it (seen on empty_bedroom_02: a glare on
+ * the left wall that room-layout took for a window), and is painted over. One the paint does not enclose on every
+ * side stays out of it, as every other opening does: a white door on a white wall is as plain as the wall inside its
+ * panels, and the paint stops at its foot, where the floor is, or at its panels' grooves.
+ */
+function paintedAround(region: Uint8Array, painted: Uint8Array, width: number, height: number): boolean {
+  const ring = dilateSquare(region, width, height, 2);
+  // A ring cell is on a side when the region lies 3 cells the other way from it.
+  const sides = [-3 * width, 3 * width, -3, 3].map((step) => {
+    let cells = 0;
+    let paint = 0;
+    for (let i = 0; i < ring.length; i++) {
+      const from = i + step;
+      if (!ring[i] || region[i] || from < 0 || from >= ring.length || !region[from]) continue;
+      if (Math.abs(step) === 3 && Math.floor(from / width) !== Math.floor(i / width)) continue;
+      cells++;
+      paint += painted[i]!;
+    }
+    return { cells, paint };
+  });
+  return sides.some((side) => side.cells > 0) && sides.every((side) => side.cells === 0 || side.paint >= ENCLOSED_BORDER * side.cells);
 }
 
 /**
