@@ -2,10 +2,11 @@
  * npm run bench:refresh — POST /v1/refresh's engine (services/refresh/refresh-photo.ts, the service's models) on the
  * shared photos: every empty room of ../shared/testdata/empty-rooms and the empty and furnished rooms of
  * ../shared/testdata/rooms, reduced to --long-side px. Each photo gets its walls repainted in two colours and its floor
- * relaid in two materials. Per photo and request:
+ * relaid in two materials, as the service runs it (the lines' layout) and, beside it, with the room networks' box first
+ * (as a redesign paints its walls). Per photo and request:
  *  - the outcome (changed, or unchanged with the reason);
  *  - pixels changed outside the returned change mask (target 0) and window or door pixels changed (target 0; the
- *    openings the geometry analysis found);
+ *    openings the geometry analysis found, and those drawn by hand in bench/data/photo-layouts.json);
  *  - walls: the repainted walls' colour against the target under the photo's light, CIEDE2000 between the mean
  *    colours (the paint × the light's colour × the photo's luminance over the old paint's albedo, as the engine
  *    models it) and its median per pixel; and the mean colour with the light's colour divided out against the paint
@@ -97,10 +98,10 @@ async function main(): Promise<void> {
   const longSide = Number(values['long-side']);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(path.join(ROOT, 'data/models'), registry), registry, { intraOpNumThreads: 1 });
-  // As the service runs it (the room network's box first, decision 0021) and, beside it, the lines alone (the refresh
-  // before 2026-11-27).
-  const lines = await chooseLineSources(runtime, { roomNetwork: true });
-  const linesAlone = withoutRoomNetwork(lines);
+  // As the service runs it (the lines alone) and, beside it, with the room networks' box first, as a redesign's walls
+  // are painted (docs/decisions/0022).
+  const withNetwork = await chooseLineSources(runtime, { roomNetwork: true });
+  const lines = withoutRoomNetwork(withNetwork);
   const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
   const centernet = await optional(OBJECT_MODEL_NAMES.centernet);
   const nanodet = await optional(OBJECT_MODEL_NAMES.nanodet);
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
 
   const rows: string[] = [];
   const all: Outcome[] = [];
-  const before: Outcome[] = [];
+  const networkFirst: Outcome[] = [];
   const tiles: Buffer[] = [];
   for (const [index, file] of files.entries()) {
     const image = await readPhoto(file, longSide);
@@ -121,28 +122,28 @@ async function main(): Promise<void> {
     const drawn = drawnOpeningsMask(name, image.width, image.height);
     const walls: Outcome[] = [];
     const floors: Outcome[] = [];
-    const wallsBefore: Outcome[] = [];
-    const floorsBefore: Outcome[] = [];
+    const wallsNetwork: Outcome[] = [];
+    const floorsNetwork: Outcome[] = [];
     const shown: RawImage[] = [image];
     for (const [k, colour] of COLOURS.entries()) {
       const request: RefreshRequest = { transformation: 'walls', value: colour, paint: PAINT_COLOURS[colour] };
       const { outcome, output } = await measure(image, request, lines, detectors, drawn);
       walls.push(outcome);
-      wallsBefore.push((await measure(image, request, linesAlone, detectors, drawn)).outcome);
+      wallsNetwork.push((await measure(image, request, withNetwork, detectors, drawn)).outcome);
       if (k === index % COLOURS.length) shown.push(output);
     }
     for (const [k, id] of MATERIALS.entries()) {
       const request: RefreshRequest = { transformation: 'floor', value: id, material: floorMaterial(id)!, seed: 1 };
       const { outcome, output } = await measure(image, request, lines, detectors, drawn);
       floors.push(outcome);
-      floorsBefore.push((await measure(image, request, linesAlone, detectors, drawn)).outcome);
+      floorsNetwork.push((await measure(image, request, withNetwork, detectors, drawn)).outcome);
       if (k === index % MATERIALS.length) shown.push(output);
     }
     all.push(...walls, ...floors);
-    before.push(...wallsBefore, ...floorsBefore);
-    const cell = (now: Outcome[], alone: Outcome[]) =>
-      now.map((o, k) => `${o.request}: ${describe(o)}${alone[k]!.changed === o.changed && alone[k]!.reason === o.reason ? '' : ` (lines alone: ${describe(alone[k]!)})`}`).join('; ');
-    const row = `| ${name} | ${walls[0]!.layout ?? '–'} | ${cell(walls, wallsBefore)} | ${cell(floors, floorsBefore)} |`;
+    networkFirst.push(...wallsNetwork, ...floorsNetwork);
+    const cell = (served: Outcome[], network: Outcome[]) =>
+      served.map((o, k) => `${o.request}: ${describe(o)}${network[k]!.changed === o.changed && network[k]!.reason === o.reason ? '' : ` (network first: ${describe(network[k]!)})`}`).join('; ');
+    const row = `| ${name} | ${wallsNetwork[0]!.layout ?? '–'} | ${cell(walls, wallsNetwork)} | ${cell(floors, floorsNetwork)} |`;
     rows.push(row);
     console.log(row);
     const wall = walls[index % COLOURS.length]!;
@@ -161,31 +162,32 @@ async function main(): Promise<void> {
   const relaid = (list: Outcome[]) => list.filter((o) => o.changed && o.deltaE === undefined);
   const changedWalls = repainted(all);
   const count = (list: Outcome[], key: 'outsideMask' | 'openingPixels' | 'drawnOpeningPixels') => list.reduce((n, o) => n + o[key], 0);
-  const fromNetwork = all.filter((o, k) => k % 4 === 0 && o.layout === 'network').length;
+  const fromNetwork = networkFirst.filter((o, k) => k % 4 === 0 && o.layout === 'network').length;
   const md = [
     '### Walls and floors refreshed on real photos (npm run bench:refresh)',
     '',
     machineLine(),
     '',
     `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
-    `As the service runs it: the room network's box where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines' (docs/decisions/0022);`,
-    'beside it, in the same run, the refresh on the lines alone as it ran before. The API answers floor requests 501 (docs/api.md).',
+    "As the service runs it: on the lines' layout. Beside it, in the same run, network first, as a redesign's walls are painted: the room networks' box",
+    `where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines', with the networks' windows and doors (docs/decisions/0022).`,
+    'The API answers floor requests 501 (docs/api.md).',
     'Contact sheet (input | walls | floor, as the service runs it): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
     '',
-    '| Measure | Result | Lines alone |',
+    '| Measure | Result | Network first |',
     '|---|---|---|',
-    `| Walls repainted | ${changedWalls.length} of ${files.length * COLOURS.length} requests (the others unchanged with the reason) | ${repainted(before).length} |`,
-    `| Floors relaid | ${relaid(all).length} of ${files.length * MATERIALS.length} requests | ${relaid(before).length} |`,
-    `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) | ${count(before, 'outsideMask')} |`,
-    `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; the openings the refresh kept out of the change) | ${count(before, 'openingPixels')} |`,
-    `| Drawn window and door pixels changed | ${count(all, 'drawnOpeningPixels')} (target 0; the openings drawn by hand, bench/data/photo-layouts.json) | ${count(before, 'drawnOpeningPixels')} |`,
-    `| Repainted walls against the target under the photo's light, ΔE00 of the mean colour (median of photos) | ${stat(changedWalls, 'deltaE')} (worst ${worst(changedWalls, 'deltaE')}; target < 6) | ${stat(repainted(before), 'deltaE')} |`,
-    `| Same, median per pixel (median of photos) | ${stat(changedWalls, 'deltaEPixels')} | ${stat(repainted(before), 'deltaEPixels')} |`,
-    `| Mean repainted colour with the light's colour divided out, against the paint at the same luminance, ΔE00 (median of photos) | ${stat(changedWalls, 'deltaEBalanced')} (worst ${worst(changedWalls, 'deltaEBalanced')}) | ${stat(repainted(before), 'deltaEBalanced')} |`,
-    `| High-frequency residual of output/input luminance on the walls (median of photos) | ${percent(changedWalls, median)} (worst ${percent(changedWalls, (v) => Math.max(...v))}) | ${percent(repainted(before), median)} |`,
-    `| Time per request (median, analysis + detectors + masks + render) | ${median(all.map((o) => o.seconds)).toFixed(1)} s | ${median(before.map((o) => o.seconds)).toFixed(1)} s |`,
+    `| Walls repainted | ${changedWalls.length} of ${files.length * COLOURS.length} requests (the others unchanged with the reason) | ${repainted(networkFirst).length} |`,
+    `| Floors relaid | ${relaid(all).length} of ${files.length * MATERIALS.length} requests | ${relaid(networkFirst).length} |`,
+    `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) | ${count(networkFirst, 'outsideMask')} |`,
+    `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; the openings the refresh kept out of the change) | ${count(networkFirst, 'openingPixels')} |`,
+    `| Drawn window and door pixels changed | ${count(all, 'drawnOpeningPixels')} (target 0; the openings drawn by hand, bench/data/photo-layouts.json) | ${count(networkFirst, 'drawnOpeningPixels')} |`,
+    `| Repainted walls against the target under the photo's light, ΔE00 of the mean colour (median of photos) | ${stat(changedWalls, 'deltaE')} (worst ${worst(changedWalls, 'deltaE')}; target < 6) | ${stat(repainted(networkFirst), 'deltaE')} |`,
+    `| Same, median per pixel (median of photos) | ${stat(changedWalls, 'deltaEPixels')} | ${stat(repainted(networkFirst), 'deltaEPixels')} |`,
+    `| Mean repainted colour with the light's colour divided out, against the paint at the same luminance, ΔE00 (median of photos) | ${stat(changedWalls, 'deltaEBalanced')} (worst ${worst(changedWalls, 'deltaEBalanced')}) | ${stat(repainted(networkFirst), 'deltaEBalanced')} |`,
+    `| High-frequency residual of output/input luminance on the walls (median of photos) | ${percent(changedWalls, median)} (worst ${percent(changedWalls, (v) => Math.max(...v))}) | ${percent(repainted(networkFirst), median)} |`,
+    `| Time per request (median, analysis + detectors + masks + render) | ${median(all.map((o) => o.seconds)).toFixed(1)} s | ${median(networkFirst.map((o) => o.seconds)).toFixed(1)} s |`,
     '',
-    'Per photo: the layout the refresh built on, and each request\'s outcome (the lines alone\'s where it differs).',
+    'Per photo: the layout network first built on, and each request\'s outcome as the service runs it (network first\'s where it differs).',
     '',
     '| Photo | Layout | Walls | Floor |',
     '|---|---|---|---|',

@@ -73,7 +73,7 @@ export interface RefreshedPhoto {
   /** 255 where the output may differ from the photo; absent when the photo came back unchanged. */
   changeMask?: Uint8Array;
   result: { refresh: Record<string, unknown> };
-  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors kept out of the change. */
+  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors. */
   analysis: RoomAnalysis;
   surface?: SurfaceMask;
   openings: Uint8Array;
@@ -209,24 +209,16 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const band = Math.round(BORDER_BAND * Math.max(width, height));
   const floorOptions = { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 };
   const wallOptions = { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true };
-  const surfacesWith = (paintOver: ReadonlySet<Opening>) => {
-    const cells = forbiddenCells(analysis, planes, labels, scale, objects, paintOver);
-    // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height;
-    // they are neither wall to paint nor floor to cover.
-    const trims = findTrimLines(logLuminance(planes), labels, cells.forbidden, workingCamera, analysisBox(analysis));
-    const forbidden = cells.forbidden;
-    for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | trims.mask[i]!;
-    const floorSurface = surfaceMask({ planes, labels, faces: [FLOOR], forbidden }, floorOptions);
-    const surface = walls ? surfaceMask({ planes, labels, faces, forbidden }, wallOptions) : floorSurface;
-    return { ...cells, forbidden, trims, floorSurface, surface };
-  };
-  // Every opening kept out first; then, for the walls, once more with the openings only the network saw that look like
-  // their wall painted over where the paint would enclose them (paintedAround).
-  let surfaces = surfacesWith(new Set());
-  const paintOver = walls ? new Set(surfaces.likeWall.filter((w) => paintedAround(w.grown, surfaces.surface.mask, width, height)).map((w) => w.opening)) : new Set<Opening>();
-  if (paintOver.size > 0) surfaces = surfacesWith(paintOver);
-  const { forbidden, trims, floorSurface, surface, kept: keptOpenings } = surfaces;
-  report.openingsLikeWall = paintOver.size;
+  const { forbidden, likeWall } = forbiddenCells(analysis, planes, labels, scale, objects);
+  // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height; they
+  // are neither wall to paint nor floor to cover.
+  const trims = findTrimLines(logLuminance(planes), labels, forbidden, workingCamera, analysisBox(analysis));
+  for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | trims.mask[i]!;
+  const floorSurface = surfaceMask({ planes, labels, faces: [FLOOR], forbidden }, floorOptions);
+  const surface = walls ? surfaceMask({ planes, labels, faces, forbidden }, wallOptions) : floorSurface;
+  // An opening only the network saw, as plain as the wall around it, that the paint would surround: kept out, a patch
+  // of old paint in the new one; painted over, it may be a door as white as the wall (enclosedInPaint).
+  const patchLike = walls ? likeWall.filter((w) => enclosedInPaint(w.grown, surface.mask, labels, forbidden, width, band)) : [];
   report.trim = {
     skirting: Object.fromEntries([...trims.skirting].map(([face, h]) => [FACE_LABELS[face], h])),
     cornice: Object.fromEntries([...trims.cornice].map(([face, h]) => [FACE_LABELS[face], h])),
@@ -297,6 +289,13 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
       surface,
     );
   }
+  if (patchLike.length > 0) {
+    return unchanged(
+      'walls_patchy',
+      `${patchLike.length === 1 ? 'a window or door' : `${patchLike.length} windows or doors`} only the room network sees on the walls, as plain as the wall around ${patchLike.length === 1 ? 'it' : 'them'}, would stand as a patch of old paint in the new one; painted over, ${patchLike.length === 1 ? 'it' : 'one'} may be a door as white as the wall`,
+      surface,
+    );
+  }
   // The final check: a repaint that leaves old paint in patches on a face, or whose border runs ragged through the
   // walls (trims, cabinets, a cove light half taken), is worse than none.
   if (patch && (patch.patchyFace > MAX_UNPAINTED_FACE_SHARE || patch.raggedness > MAX_RAGGEDNESS)) {
@@ -346,13 +345,13 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
         unchangedShare: round(1 - output.changedPixels / (image.width * image.height)),
         light: { cast: light.cast.map(round), whiteLevel: round(light.whiteLevel), castConfidence: round(light.castConfidence) },
         oldAlbedo: round(oldAlbedo),
-        openingsKept: keptOpenings.length,
+        openingsKept: analysis.openings.length,
         milliseconds: timer.report(),
       },
     },
     analysis,
     surface,
-    openings: polygonMask(image.width, image.height, keptOpenings.map((o) => o.polygon)),
+    openings,
   };
 }
 
@@ -370,9 +369,9 @@ type Opening = RoomAnalysis['openings'][number];
 
 /**
  * Cells never changed: windows and doors with a frame around them (their casing and sill, which the opening's
- * outline leaves out), and the objects the detectors found, a little grown; the openings in `paintOver` excepted.
- * Returned beside them: the openings kept out, and those of them only the room network saw (no line frames them)
- * whose outline holds nothing but the wall around it (looksLikeItsWall), each with its cells grown by its frame.
+ * outline leaves out), and the objects the detectors found, a little grown. Returned beside them: the openings only
+ * the room network saw (no line frames them) whose outline holds nothing but the wall around it (looksLikeItsWall),
+ * each with its cells grown by its frame.
  */
 function forbiddenCells(
   analysis: RoomAnalysis,
@@ -380,27 +379,21 @@ function forbiddenCells(
   labels: Uint8Array,
   scale: number,
   objects: Uint8Array | undefined,
-  paintOver: ReadonlySet<Opening>,
-): { forbidden: Uint8Array; kept: Opening[]; likeWall: { opening: Opening; grown: Uint8Array }[] } {
+): { forbidden: Uint8Array; likeWall: { opening: Opening; grown: Uint8Array }[] } {
   const { width, height } = planes;
   const forbidden = new Uint8Array(width * height);
   const likeWall: { opening: Opening; grown: Uint8Array }[] = [];
-  const outlines = analysis.openings.flatMap((opening) => {
-    if (paintOver.has(opening)) return [];
+  const openings = analysis.openings.map((opening) => {
     const polygon = opening.polygon.map(([x, y]) => [x / scale, y / scale] as [number, number]);
     const one = new Uint8Array(width * height);
     fillPolygon(one, width, height, polygon);
-    const face = FACE_LABELS.indexOf(opening.wall);
-    const plain = opening.frameSupport === 0 && looksLikeItsWall(planes, one, Uint8Array.from(labels, (l) => (l === face ? 1 : 0)));
-    return [{ opening, polygon, one, plain }];
-  });
-  const openings = outlines.map(({ opening, polygon, one, plain }) => {
     const xs = polygon.map((p) => p[0]);
     const ys = polygon.map((p) => p[1]);
     const margin = Math.max(2, FRAME_SHARE * Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)));
     const grown = dilateRound(one, width, height, margin);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
-    if (plain) likeWall.push({ opening, grown });
+    const face = FACE_LABELS.indexOf(opening.wall);
+    if (opening.frameSupport === 0 && looksLikeItsWall(planes, one, Uint8Array.from(labels, (l) => (l === face ? 1 : 0)))) likeWall.push({ opening, grown });
     return { wall: opening.wall, polygon, margin, reach: dilateRound(one, width, height, WINDOW_GROUP_REACH * margin) };
   });
   // Openings on one wall that nearly touch (a mullion or a transom bar apart) are one window: a door with its
@@ -442,33 +435,32 @@ function forbiddenCells(
     const grown = dilateRound(cells, width, height, 2);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
   }
-  return { forbidden, kept: outlines.map((o) => o.opening), likeWall };
+  return { forbidden, likeWall };
 }
 
 /**
- * Whether the paint would enclose a kept-out region: on each side of it (above, below, left, right) that lies in the
- * working copy, at least ENCLOSED_BORDER of the cells just outside it are painted. An opening that looks like its wall
- * and stands enclosed in the new paint would be a rectangle of old paint in it (seen on empty_bedroom_02: a glare on
- * the left wall that room-layout took for a window), and is painted over. One the paint does not enclose on every
- * side stays out of it, as every other opening does: a white door on a white wall is as plain as the wall inside its
- * panels, and the paint stops at its foot, where the floor is, or at its panels' grooves.
+ * Whether the paint, with a region kept out, would surround it: at least ENCLOSED_BORDER of the cells just outside it
+ * painted. Floor there counts as unpainted (an opening standing on the floor is a door); the ceiling and the uncertain
+ * band along it (`band` cells, where the paint stops short of a white ceiling), cells kept out for other reasons
+ * (another opening, a trim, an object) and cells outside the working copy are not counted.
+ *
+ * Seen on empty_bedroom_02: room-layout took a glare on the bare left wall for a window, and the repaint left a
+ * rectangle of old white in the new paint. Painting such an opening over is no way out: the same photo's white closet
+ * doors, whose upper half the network also took for a window, are as plain as the wall inside their panels, and a run
+ * that painted plain openings over painted them. So a repaint around one is not done (`walls_patchy`).
  */
-function paintedAround(region: Uint8Array, painted: Uint8Array, width: number, height: number): boolean {
+function enclosedInPaint(region: Uint8Array, painted: Uint8Array, labels: Uint8Array, forbidden: Uint8Array, width: number, band: number): boolean {
+  const height = region.length / width;
   const ring = dilateSquare(region, width, height, 2);
-  // A ring cell is on a side when the region lies 3 cells the other way from it.
-  const sides = [-3 * width, 3 * width, -3, 3].map((step) => {
-    let cells = 0;
-    let paint = 0;
-    for (let i = 0; i < ring.length; i++) {
-      const from = i + step;
-      if (!ring[i] || region[i] || from < 0 || from >= ring.length || !region[from]) continue;
-      if (Math.abs(step) === 3 && Math.floor(from / width) !== Math.floor(i / width)) continue;
-      cells++;
-      paint += painted[i]!;
-    }
-    return { cells, paint };
-  });
-  return sides.some((side) => side.cells > 0) && sides.every((side) => side.cells === 0 || side.paint >= ENCLOSED_BORDER * side.cells);
+  const nearCeiling = dilateSquare(Uint8Array.from(labels, (l) => (l === CEILING ? 1 : 0)), width, height, band);
+  let cells = 0;
+  let paint = 0;
+  for (let i = 0; i < ring.length; i++) {
+    if (!ring[i] || region[i] || nearCeiling[i] || (labels[i] !== FLOOR && forbidden[i])) continue;
+    cells++;
+    paint += painted[i]!;
+  }
+  return cells > 0 && paint >= ENCLOSED_BORDER * cells;
 }
 
 /**

@@ -13,7 +13,8 @@ import { dilateSquare, erodeSquare } from '../mask-morphology.js';
  * (docs/decisions/0022): 8 of 49 are this plain; 7 of those match no drawn opening (bare wall in empty_bedroom_02
  * (two), empty_room_02, empty_living_06 (two), furnished_living_cluttered_01, empty_studio_white_03), one is the
  * passage of the overexposed empty_studio_white_03, drawn as a door and as plain as its walls. Of the other 41, 17
- * match a drawn opening (IoU at least 0.3).
+ * match a drawn opening (IoU at least 0.3). The refresh does not paint around such an opening (it would be a patch of
+ * old paint), nor over it (it may be a door as white as the wall): services/refresh/refresh-photo.ts.
  */
 export function looksLikeItsWall(planes: ColourPlanes, outline: Uint8Array, wall: Uint8Array): boolean {
   const { width, height } = planes;
