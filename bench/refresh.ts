@@ -3,7 +3,7 @@
  * shared photos: every empty room of ../shared/testdata/empty-rooms and the empty and furnished rooms of
  * ../shared/testdata/rooms, reduced to --long-side px. Each photo gets its walls repainted in two colours and its floor
  * relaid in two materials, as the service runs it (the lines' layout) and, beside it, with the room networks' box first
- * (as a redesign paints its walls). Per photo and request:
+ * (refreshPhoto handed lines with the networks: at 0.6, showing the floor). Per photo and request:
  *  - the outcome (changed, or unchanged with the reason);
  *  - pixels changed outside the returned change mask (target 0) and window or door pixels changed (target 0; the
  *    openings the geometry analysis found, and those drawn by hand in bench/data/photo-layouts.json);
@@ -98,8 +98,7 @@ async function main(): Promise<void> {
   const longSide = Number(values['long-side']);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(path.join(ROOT, 'data/models'), registry), registry, { intraOpNumThreads: 1 });
-  // As the service runs it (the lines alone) and, beside it, with the room networks' box first, as a redesign's walls
-  // are painted (docs/decisions/0022).
+  // As the service runs it (the lines alone) and, beside it, with the room networks' box first (docs/decisions/0022).
   const withNetwork = await chooseLineSources(runtime, { roomNetwork: true });
   const lines = withoutRoomNetwork(withNetwork);
   const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
@@ -162,14 +161,14 @@ async function main(): Promise<void> {
   const relaid = (list: Outcome[]) => list.filter((o) => o.changed && o.deltaE === undefined);
   const changedWalls = repainted(all);
   const count = (list: Outcome[], key: 'outsideMask' | 'openingPixels' | 'drawnOpeningPixels') => list.reduce((n, o) => n + o[key], 0);
-  const fromNetwork = networkFirst.filter((o, k) => k % 4 === 0 && o.layout === 'network').length;
+  const fromNetwork = networkFirst.filter((o, k) => k % (COLOURS.length + MATERIALS.length) === 0 && o.layout === 'network').length;
   const md = [
     '### Walls and floors refreshed on real photos (npm run bench:refresh)',
     '',
     machineLine(),
     '',
     `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
-    "As the service runs it: on the lines' layout. Beside it, in the same run, network first, as a redesign's walls are painted: the room networks' box",
+    "As the service runs it: on the lines' layout. Beside it, in the same run, network first: the room networks' box",
     `where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines', with the networks' windows and doors (docs/decisions/0022).`,
     'The API answers floor requests 501 (docs/api.md).',
     'Contact sheet (input | walls | floor, as the service runs it): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',

@@ -90,7 +90,7 @@ export const refresh = defineOperation({
       : undefined,
   acknowledgement: (params) => ({ transformation: params.transformation, value: params.value }),
   run: async ({ image, params }, context) => {
-    // The lines alone: with the room networks' box first (as a redesign paints), 4 of the 50 bench requests were
+    // The lines alone: with the room networks' box first (at 0.6, showing the floor), 4 of the 50 bench requests were
     // repainted against 6, the rest the same (docs/decisions/0022).
     const lines = await chooseLineSources(context.models);
     // Furniture and objects the detectors find are never painted over or floored over; without CenterNet the look of

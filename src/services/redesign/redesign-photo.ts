@@ -6,7 +6,7 @@ import { reportBox } from '../declutter/declutter-photo.js';
 import type { ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn, removeCandidates } from '../declutter/remove-automatic.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
-import { analyzeWithLines, analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 import { unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
@@ -265,7 +265,6 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
  * the paint and the fill may follow.
  */
 function redesignAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSignal): Promise<SecondOpinion> {
-  if (!lines.roomNetwork) return analyzeWithLines(image, lines, signal).then((analysis) => ({ analysis }));
   return analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, signal);
 }
 

@@ -23,7 +23,7 @@ import { horizonCells, missingFloor, unsureLayout } from '../geometry/layout-tru
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
-import { analyzeWithLines, analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, type ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 
 /** What to do: a paint on the walls (an sRGB colour) or a floor material. */
@@ -56,6 +56,7 @@ export type RefreshUnchangedReason =
   | 'walls_patchy';
 
 export interface RefreshDeps {
+  /** The lines the refresh analyses the photo with; with the room network in them, its box comes first. */
   lines: ChosenLines;
   /** The declutter's detectors: furniture and objects they find are never repainted or covered by the new floor. */
   detectors?: ObjectDetectors;
@@ -165,7 +166,11 @@ const ENCLOSED_BORDER = 0.75;
 export async function refreshPhoto(image: RawImage, request: RefreshRequest, deps: RefreshDeps): Promise<RefreshedPhoto> {
   const timer = stepTimer(deps.signal);
   const progress = deps.progress ?? (() => {});
-  const { analysis, networkDoubt } = deps.analysis ? { analysis: deps.analysis } : await refreshAnalysis(image, deps.lines, deps.signal);
+  // The lines' box, or, where the room network is in the lines, its box first (at 0.6, showing the floor a photo looking
+  // down must show), as the whole-room stagings take it (docs/decisions/0021, 0022).
+  const { analysis, networkDoubt } = deps.analysis
+    ? { analysis: deps.analysis }
+    : await analyzeWithSecondOpinion(image, deps.lines, (network) => missingFloor(network, MIN_FLOOR_SHARE), deps.signal);
   timer.lap('analysis');
   progress(0.3);
   const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
@@ -353,16 +358,6 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     surface,
     openings,
   };
-}
-
-/**
- * The room as the refresh builds on it: where the room network was chosen, the box fitted to its layout map when it is
- * found at the trusted confidence and shows the floor a photo looking down must show, else the lines' (the whole-room
- * stagings' order, docs/decisions/0021 and 0022); the lines' alone otherwise.
- */
-async function refreshAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSignal): Promise<SecondOpinion> {
-  if (!lines.roomNetwork) return { analysis: await analyzeWithLines(image, lines, signal) };
-  return analyzeWithSecondOpinion(image, lines, (network) => missingFloor(network, MIN_FLOOR_SHARE), signal);
 }
 
 type Opening = RoomAnalysis['openings'][number];

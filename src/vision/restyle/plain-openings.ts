@@ -4,7 +4,7 @@ import { dilateSquare, erodeSquare } from '../mask-morphology.js';
 /**
  * Whether a window or door outline holds nothing but the wall around it: inside it (two cells in from its edge) the
  * brightness changes no more from cell to cell than in a ring around it on its own wall (`wall`: 1 on the cells of the
- * layout's face it lies on; the ring from 3 cells to 3 % of the working copy's width out), and its mean brightness
+ * layout's face it lies on; the ring from 4 cells to 3 % of the working copy's width out), and its mean brightness
  * and colour are the ring's. An opening has something of its own — a view, a
  * pane's glare, a frame, a door's panels and gaps, the shade of a passage — while a glare or a bare stretch of wall
  * that the room network took for a window has none.
@@ -13,8 +13,8 @@ import { dilateSquare, erodeSquare } from '../mask-morphology.js';
  * (docs/decisions/0022): 8 of 49 are this plain; 7 of those match no drawn opening (bare wall in empty_bedroom_02
  * (two), empty_room_02, empty_living_06 (two), furnished_living_cluttered_01, empty_studio_white_03), one is the
  * passage of the overexposed empty_studio_white_03, drawn as a door and as plain as its walls. Of the other 41, 17
- * match a drawn opening (IoU at least 0.3). The refresh does not paint around such an opening (it would be a patch of
- * old paint), nor over it (it may be a door as white as the wall): services/refresh/refresh-photo.ts.
+ * match a drawn opening (IoU at least 0.3). Where the paint would surround such an opening, the refresh paints neither
+ * around it (a patch of old paint) nor over it (it may be a door as white as the wall): services/refresh/refresh-photo.ts.
  */
 export function looksLikeItsWall(planes: ColourPlanes, outline: Uint8Array, wall: Uint8Array): boolean {
   const { width, height } = planes;
