@@ -36,11 +36,12 @@ export function pairedNetworkSource(seen: TensorModel, layout: TensorModel, long
   };
 }
 
+/** One network's maps of the reduced photo; both files have the same outputs. */
 async function segment(model: TensorModel, input: Float32Array, width: number, height: number): Promise<RoomSegmentation> {
   const out = await model.run(input, [1, 3, height, width]);
   const visible = out['visible'];
   const layout = out['layout'];
   const edges = out['edges'];
-  if (!visible || !layout || !edges) throw new Error(`${ROOM_NETWORK_MODEL}: the model lacks its visible, layout or edges output`);
+  if (!visible || !layout || !edges) throw new Error(`a room network (${ROOM_NETWORK_MODEL} or ${ROOM_LAYOUT_MODEL}) lacks its visible, layout or edges output`);
   return decodeSegmentation(visible.data, layout.data, edges.data, width, height);
 }
