@@ -60,5 +60,6 @@ export function renderedRoomModel(spec: RoomSpec): RoomModel {
     const ys = corners.map((c) => c[1]);
     return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
   });
-  return { camera: pinhole, box, visibleWalls: new Set<WallLabel>(['wall-left', 'wall-front', 'wall-right']), openings, blocks };
+  // The exact model: its doors are all in openings.
+  return { camera: pinhole, box, visibleWalls: new Set<WallLabel>(['wall-left', 'wall-front', 'wall-right']), openings, blocks, doorFrames: [] };
 }

@@ -22,3 +22,22 @@ export function readManifest(): string[] {
   const lines = fs.readFileSync(MANIFEST, 'utf8').trim().split('\n');
   return lines.slice(1).map((line) => line.slice(0, line.indexOf(',')));
 }
+
+/** The room type of an empty room photo, from its file name. */
+export function roomTypeOf(file: string): string {
+  const name = path.basename(file);
+  if (/bedroom/.test(name)) return 'bedroom';
+  if (/dining/.test(name)) return 'dining_room';
+  if (/kitchen/.test(name)) return 'kitchen';
+  if (/office/.test(name)) return 'home_office';
+  if (/terrace/.test(name)) return 'outdoor_terrace';
+  return 'living_room';
+}
+
+/** Every empty room photo of the shared sets. */
+export function emptyRoomPhotos(): string[] {
+  return [
+    ...fs.readdirSync(PHOTOS).filter((f) => f.startsWith('empty_')).map((f) => path.join(PHOTOS, f)),
+    ...fs.readdirSync(EMPTY_ROOM_PHOTOS).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => path.join(EMPTY_ROOM_PHOTOS, f)),
+  ].sort();
+}

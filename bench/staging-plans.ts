@@ -30,6 +30,7 @@ import { convexHull, convexOverlap, DOOR_CLEARANCE_M } from '../src/staging/plac
 import { planSvg } from '../src/staging/plan-drawing.js';
 import { planRoom, PLAN_NEAREST_M, WALKWAY_M, type RoomPlan } from '../src/staging/plan-room.js';
 import { blockOutline, projectWorld, roomModel, type RoomModel } from '../src/staging/room-model.js';
+import { withDoorFrames } from '../src/staging/door-frames.js';
 import { checkWalkway } from '../src/staging/walkway.js';
 import { generateRoomSpec, type RoomShape, type RoomSpec } from '../tools/room-renderer/spec.js';
 import { renderedRoomModel } from './rendered-room-model.js';
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
     for (const file of files) {
       const { image } = await decodeImage(fs.readFileSync(file), PHOTO_LIMITS);
       const analysis = await analyzeRoom(image, lines, { vanishingPointLines: lsdLineSource(), lineSourceName: `${MLSD_MODEL}+lsd` });
-      const room = roomModel(analysis);
+      const room = withDoorFrames(roomModel(analysis), analysis.lines);
       for (const roomId of V2_ROOMS) {
         const plan = planRoom(room, { roomId, styleId: 'scandinavian', seed: 1, preserveWindows: true, decor: true, anneal: true });
         photos.push({ source: path.basename(file), roomId, pieces: plan.pieces.length, completeness: plan.completeness, mainWalkway: plan.mainWalkway, ms: plan.milliseconds, checked: check(room, plan, true) });

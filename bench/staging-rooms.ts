@@ -31,31 +31,13 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
 import type { DrawnLayout } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
-import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
+import { EMPTY_ROOM_PHOTOS, emptyRoomPhotos, roomTypeOf, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
 
 const config = loadConfig(process.env);
 const renderer = new BlenderRenderer({ executable: config.staging.blender });
 const SHEET = path.join(ROOT, 'docs/images/staging-rooms.jpg');
 const STYLES = ['scandinavian', 'industrial', 'traditional'];
-
-function roomTypeOf(file: string): string {
-  const name = path.basename(file);
-  if (/bedroom/.test(name)) return 'bedroom';
-  if (/dining/.test(name)) return 'dining_room';
-  if (/kitchen/.test(name)) return 'kitchen';
-  if (/office/.test(name)) return 'home_office';
-  if (/terrace/.test(name)) return 'outdoor_terrace';
-  return 'living_room';
-}
-
-/** Every empty room photo of the shared sets. */
-function emptyRoomPhotos(): string[] {
-  return [
-    ...fs.readdirSync(PHOTOS).filter((f) => f.startsWith('empty_')).map((f) => path.join(PHOTOS, f)),
-    ...fs.readdirSync(EMPTY_ROOM_PHOTOS).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => path.join(EMPTY_ROOM_PHOTOS, f)),
-  ].sort();
-}
 
 async function readPhoto(file: string, longSide: number): Promise<RawImage> {
   const { data, info } = await sharp(file).rotate().resize(longSide, longSide, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });

@@ -148,8 +148,10 @@ function seenInPhoto(room: RoomModel, footprint: Footprint, placement: Placement
   return true;
 }
 
+/** In front of a door the analysis found, or of door frames only the photo's lines show. */
 function inAnyDoorStrip(room: RoomModel, placement: Placement): boolean {
-  return room.openings.some((opening) => opening.kind !== 'window' && inDoorStrip(room, placement, opening.wall, opening.u0 - DOOR_SIDE_MARGIN_M, opening.u1 + DOOR_SIDE_MARGIN_M));
+  const doors = [...room.openings.filter((opening) => opening.kind !== 'window'), ...room.doorFrames];
+  return doors.some((door) => inDoorStrip(room, placement, door.wall, door.u0 - DOOR_SIDE_MARGIN_M, door.u1 + DOOR_SIDE_MARGIN_M));
 }
 
 /** Whether the footprint reaches into the strip in front of a wall between u0 and u1, DOOR_CLEARANCE_M deep. */
@@ -184,9 +186,12 @@ function imageHull(room: RoomModel, placement: Placement): [number, number][] {
   return convexHull(placement.corners.map((p) => projectWorld(room.camera, p)).filter((p): p is [number, number] => p !== undefined));
 }
 
-/** Two pixels of margin: a mesh may stand up to 1 cm past its footprint's box, and its edge is antialiased. */
+/**
+ * Over a window or door, or door frames only the photo's lines show. Two pixels of margin: a mesh may stand up to 1 cm
+ * past its footprint's box, and its edge is antialiased.
+ */
 function coversOpening(room: RoomModel, hull: [number, number][]): boolean {
-  return room.openings.some((opening) => convexOverlap(hull, opening.polygon, OPENING_MARGIN_PX));
+  return [...room.openings, ...room.doorFrames].some((opening) => convexOverlap(hull, opening.polygon, OPENING_MARGIN_PX));
 }
 
 /**

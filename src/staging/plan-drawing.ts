@@ -23,14 +23,16 @@ export function planSvg(room: RoomModel, plan: RoomPlan): string {
     const points = blockOutline(block).map(([x, y]) => `${px(x)},${py(y)}`).join(' ');
     parts.push(`<polygon points="${points}" fill="#777" stroke="#333" stroke-width="2"/>`);
   }
-  for (const opening of room.openings) {
+  // Door frames (seen only in the photo's lines) dashed, in the doors' colour.
+  for (const opening of [...room.openings, ...room.doorFrames.map((frame) => ({ ...frame, kind: 'door-frame' as const }))]) {
     const colour = opening.kind === 'window' ? '#3c8cff' : '#ff9600';
     const [a, b] = opening.wall === 'wall-front'
       ? [[opening.u0, front], [opening.u1, front]]
       : opening.wall === 'wall-left'
         ? [[left, opening.u0], [left, opening.u1]]
         : [[right, opening.u0], [right, opening.u1]];
-    parts.push(`<line x1="${px(a![0]!)}" y1="${py(a![1]!)}" x2="${px(b![0]!)}" y2="${py(b![1]!)}" stroke="${colour}" stroke-width="6"/>`);
+    const dash = opening.kind === 'door-frame' ? ' stroke-dasharray="8 5"' : '';
+    parts.push(`<line x1="${px(a![0]!)}" y1="${py(a![1]!)}" x2="${px(b![0]!)}" y2="${py(b![1]!)}" stroke="${colour}" stroke-width="6"${dash}/>`);
   }
   for (const piece of plan.pieces) {
     const base = piece.placement.corners.slice(0, 4);

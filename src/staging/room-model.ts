@@ -22,6 +22,21 @@ export interface RoomModel {
    * room has none; a rendered room's exact model may.
    */
   blocks: RoomBlock[];
+  /** Doors the photo's upright lines show and no opening accounts for (door-frames.ts); none until they are looked for. */
+  doorFrames: DoorFrame[];
+}
+
+/**
+ * A stretch of wall where the photo shows a door's upright edges standing on the floor, kept clear like a door
+ * (door-frames.ts says how they are found).
+ */
+export interface DoorFrame {
+  wall: WallLabel;
+  /** Along the wall (x on the front wall, y on the side walls), metres, u0 < u1. */
+  u0: number;
+  u1: number;
+  /** Its outline in the photo (pixels), from the floor to the edges' top: kept unhidden like a door's (preserveWindows). */
+  polygon: [number, number][];
 }
 
 /** An axis-aligned rectangle of the floor plan (world metres, x0 < x1, y0 < y1) filled floor to ceiling. */
@@ -105,7 +120,7 @@ export function roomModel(analysis: AnalysedRoom): RoomModel {
       polygon: opening.polygon,
     });
   }
-  return { camera, box, visibleWalls, openings, blocks: [] };
+  return { camera, box, visibleWalls, openings, blocks: [], doorFrames: [] };
 }
 
 function isWall(label: FaceLabel): label is WallLabel {
@@ -132,6 +147,12 @@ export function pointOnFloor(camera: PinholeCamera, floor: number, x: number, y:
   if (d[2] >= -1e-9) return undefined;
   const t = floor / d[2];
   return [d[0] * t, d[1] * t, floor];
+}
+
+/** The world point on a wall at `u` along it and `z` above the floor. */
+export function wallPoint(box: RoomModel['box'], wall: WallLabel, u: number, z: number): Vec3 {
+  const height = box.floor + z;
+  return wall === 'wall-front' ? [u, box.front, height] : wall === 'wall-left' ? [box.left, u, height] : [box.right, u, height];
 }
 
 /** The coordinate along a wall: x on the front wall, y on the side walls. */

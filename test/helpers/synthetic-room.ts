@@ -1,6 +1,6 @@
 import type { PinholeCamera } from '../../src/vision/geometry/camera.js';
 import type { Mat3, Vec3 } from '../../src/vision/geometry/vec3.js';
-import { projectWorld, type RoomModel, type RoomOpening, type WallLabel } from '../../src/staging/room-model.js';
+import { projectWorld, wallPoint, type RoomModel, type RoomOpening, type WallLabel } from '../../src/staging/room-model.js';
 
 /**
  * A box room seen by a level-ish camera at the origin (the analysis's world frame): 4 m wide, 5 m deep, the camera
@@ -16,9 +16,7 @@ export function syntheticRoom(width = 640, height = 480, hfovDeg = 70, pitchDeg 
   const camera: PinholeCamera = { width, height, focal: width / 2 / Math.tan((hfovDeg * Math.PI) / 360), cx: width / 2, cy: height / 2, rotation };
   const box = { left: -2, right: 2, front: 5, floor: -1.5, ceiling: 1.1 };
   const opening = (kind: RoomOpening['kind'], wall: WallLabel, u0: number, u1: number, bottom: number, top: number): RoomOpening => {
-    const at = (u: number, z: number): Vec3 =>
-      wall === 'wall-front' ? [u, box.front, box.floor + z] : wall === 'wall-left' ? [box.left, u, box.floor + z] : [box.right, u, box.floor + z];
-    const corners = [at(u0, bottom), at(u1, bottom), at(u1, top), at(u0, top)];
+    const corners = [wallPoint(box, wall, u0, bottom), wallPoint(box, wall, u1, bottom), wallPoint(box, wall, u1, top), wallPoint(box, wall, u0, top)];
     return { kind, wall, u0, u1, bottom, top, polygon: corners.map((c) => projectWorld(camera, c)!) };
   };
   return {
@@ -26,6 +24,7 @@ export function syntheticRoom(width = 640, height = 480, hfovDeg = 70, pitchDeg 
     box,
     visibleWalls: new Set<WallLabel>(['wall-left', 'wall-front', 'wall-right']),
     blocks: [],
+    doorFrames: [],
     openings: [opening('window', 'wall-front', -0.6, 0.8, 0.9, 2.2), opening('door', 'wall-left', 3.0, 3.9, 0, 2.05)],
   };
 }

@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.js';
 import { samplePiece } from '../../furniture/library.js';
 import { Random } from '../../random.js';
+import { withDoorFrames } from '../../staging/door-frames.js';
 import { placePiece } from '../../staging/place-piece.js';
 import { roomModel } from '../../staging/room-model.js';
 import type { Box } from '../../vision/box.js';
@@ -51,7 +52,8 @@ export async function furnishPiece(
   const progress = deps.progress ?? (() => {});
   const analysis = await analyzeWithLines(image, deps.lines, deps.signal);
   progress(0.15);
-  const room = roomModel(analysis);
+  // Door frames are a guess from the photo's lines; a user's mask is their own choice of floor and outranks it.
+  const room = request.mask ? roomModel(analysis) : withDoorFrames(roomModel(analysis), analysis.lines);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
   const obstacles = (standing ?? []).map(shrunkOutline);
   const piece = samplePiece(request.furnitureId, request.styleId, request.seed);

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { withDoorFrames } from '../../staging/door-frames.js';
 import { planSvg } from '../../staging/plan-drawing.js';
 import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
 import { roomModel } from '../../staging/room-model.js';
@@ -118,7 +119,8 @@ export async function stageRoom(
       'furnish single pieces with furnitureId and a mask marking the floor where each should stand; a photo taken level from a corner, with the floor and two walls in view, is analysed more surely';
     throw new AppError('layout_uncertain', 422, `${doubt}: ${fix}`);
   }
-  const room = roomModel(analysis);
+  // Door frames are a guess from the photo's lines; a user's mask is their own choice of floor and outranks it.
+  const room = request.mask ? roomModel(analysis) : withDoorFrames(roomModel(analysis), analysis.lines);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
   // What the room network sees standing (a kitchen island, a sofa's back): its box holds the whole thing, so no
   // piece's image may overlap it, in front of it or behind it.

@@ -1,0 +1,108 @@
+import { FACE_LABELS, faceAt } from '../vision/geometry/room-box.js';
+import { alongWall, pointOnWall, projectWorld, wallPoint, type DoorFrame, type RoomModel, type WallLabel } from './room-model.js';
+
+/** A line segment of the photo (pixels) and the vanishing direction it was assigned to. */
+export interface UprightLine {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  axis: 'x' | 'y' | 'z' | null;
+}
+
+/** How far above the floor an edge's lower end may stop: skirting and the floor's shading often cut the line short. */
+const MAX_BOTTOM_M = 0.3;
+/** The least height its upper end reaches: a door is 2 m and more, a socket's or a radiator's edge far less. */
+const MIN_TOP_M = 1.6;
+/** How far below the ceiling its upper end must stop: a room's corner, a pipe or a column runs up to it. */
+const CEILING_GAP_M = 0.2;
+/** Edges this near a wall's end are the room's corner, seen where the layout put it. */
+const CORNER_GAP_M = 0.25;
+/**
+ * Edges of one door or one row of closet doors: at most this far apart along the wall, their tops at most
+ * TOP_STEP_M apart. A wall of four closet doors is about 2.4 m.
+ */
+const MAX_GROUP_GAP_M = 2.5;
+const TOP_STEP_M = 0.35;
+/** A lone edge is the side of a door whose other side was not seen: the door may be on either side of it. */
+const LONE_EDGE_REACH_M = 0.45;
+
+interface DoorEdge {
+  wall: WallLabel;
+  u: number;
+  top: number;
+}
+
+/**
+ * The stretches of wall where the photo shows the upright edges of a door — a frame, a door leaf's side, the gap
+ * between closet doors, a glass door's stiles — that no door of the analysis accounts for. Staging keeps the floor
+ * in front of them clear, as in front of a door (placement-rules.ts).
+ *
+ * Why: on real photos both analyses miss most doors or call them windows (the room networks find 9 of 21 drawn doors,
+ * docs/models/room-understanding.md), and furniture was staged before them: a sofa before empty_living_03's glass
+ * door, a sideboard before empty_living_07's sliding door, a dresser before empty_bedroom_02's closet. The lines the
+ * vanishing points were found from still see those doors' upright edges, and an upright edge that stands on the floor
+ * and stops at door height, short of the ceiling, is seldom anything else: a room's corner and a pipe run up to the
+ * ceiling, a window's frame stops above its sill.
+ */
+export function doorFrames(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'openings'>, lines: readonly UprightLine[]): DoorFrame[] {
+  const edges = lines.flatMap((line) => {
+    const edge = line.axis === 'z' ? doorEdge(room, line) : undefined;
+    return edge ? [edge] : [];
+  });
+  const frames: DoorFrame[] = [];
+  for (const wall of room.visibleWalls) {
+    const onWall = edges.filter((e) => e.wall === wall).sort((a, b) => a.u - b.u);
+    let group: DoorEdge[] = [];
+    const close = () => {
+      if (group.length === 0) return;
+      const first = group[0]!.u;
+      const last = group[group.length - 1]!.u;
+      const [u0, u1] = group.length === 1 ? [first - LONE_EDGE_REACH_M, first + LONE_EDGE_REACH_M] : [first, last];
+      const top = Math.max(...group.map((e) => e.top));
+      const corners = [wallPoint(room.box, wall, u0, 0), wallPoint(room.box, wall, u1, 0), wallPoint(room.box, wall, u1, top), wallPoint(room.box, wall, u0, top)];
+      const polygon = corners.map((c) => projectWorld(room.camera, c));
+      if (polygon.every((p) => p !== undefined)) frames.push({ wall, u0, u1, polygon: polygon as [number, number][] });
+      group = [];
+    };
+    for (const edge of onWall) {
+      const previous = group[group.length - 1];
+      if (previous && (edge.u - previous.u > MAX_GROUP_GAP_M || Math.abs(edge.top - previous.top) > TOP_STEP_M)) close();
+      group.push(edge);
+    }
+    close();
+  }
+  return frames;
+}
+
+/** The segment as a door's upright edge on the wall it is seen on, or undefined when it is not one. */
+function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'openings'>, line: UprightLine): DoorEdge | undefined {
+  const [bottomX, bottomY, topX, topY] = line.y0 > line.y1 ? [line.x0, line.y0, line.x1, line.y1] : [line.x1, line.y1, line.x0, line.y0];
+  // The wall is the surface seen a quarter of the way up: at the lower end itself the floor may be hit first.
+  const wall = wallSeenAt(room, bottomX + (topX - bottomX) / 4, bottomY + (topY - bottomY) / 4);
+  if (!wall || !room.visibleWalls.has(wall)) return undefined;
+  const bottom = pointOnWall(room.camera, room.box, wall, bottomX, bottomY);
+  const top = pointOnWall(room.camera, room.box, wall, topX, topY);
+  if (!bottom || !top) return undefined;
+  const { floor, ceiling, left, right, front } = room.box;
+  const lowest = bottom[2] - floor;
+  const highest = top[2] - floor;
+  if (lowest > MAX_BOTTOM_M || highest < MIN_TOP_M || highest > ceiling - floor - CEILING_GAP_M) return undefined;
+  const u = (alongWall(wall, bottom) + alongWall(wall, top)) / 2;
+  const nearCorner = wall === 'wall-front' ? u < left + CORNER_GAP_M || u > right - CORNER_GAP_M : u > front - CORNER_GAP_M;
+  if (nearCorner) return undefined;
+  // A found door already keeps its strip clear.
+  if (room.openings.some((o) => o.kind !== 'window' && o.wall === wall && u >= o.u0 && u <= o.u1)) return undefined;
+  return { wall, u, top: highest };
+}
+
+/** The wall of the empty box seen at a pixel, or undefined where the floor or the ceiling is. */
+function wallSeenAt(room: Pick<RoomModel, 'camera' | 'box'>, x: number, y: number): WallLabel | undefined {
+  const label = FACE_LABELS[faceAt(room.camera, { ...room.box, back: -Infinity }, x, y)];
+  return label === 'wall-left' || label === 'wall-front' || label === 'wall-right' ? label : undefined;
+}
+
+/** The room with the door frames its photo's lines show (a room model from roomModel has none). */
+export function withDoorFrames<Room extends RoomModel>(room: Room, lines: readonly UprightLine[]): Room {
+  return { ...room, doorFrames: doorFrames(room, lines) };
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Footprint } from '../src/furniture/generator.js';
+import { Random } from '../src/random.js';
+import { doorFrames, withDoorFrames, type UprightLine } from '../src/staging/door-frames.js';
+import { convexHull, convexOverlap, DOOR_CLEARANCE_M, placePiece } from '../src/staging/place-piece.js';
+import { projectWorld, wallPoint, type RoomModel, type WallLabel } from '../src/staging/room-model.js';
+import { syntheticRoom } from './helpers/synthetic-room.js';
+
+const sideboard: Footprint = { width: 1.6, depth: 0.45, height: 0.8, placement: 'against-wall', elevation: 0, frontClearance: 0.6 };
+
+/** The photo's segment of an upright line on a wall, `bottom` to `top` metres above the floor, as the lines report it. */
+function upright(room: RoomModel, wall: WallLabel, u: number, bottom: number, top: number, axis: UprightLine['axis'] = 'z'): UprightLine {
+  const [x0, y0] = projectWorld(room.camera, wallPoint(room.box, wall, u, bottom))!;
+  const [x1, y1] = projectWorld(room.camera, wallPoint(room.box, wall, u, top))!;
+  return { x0, y0, x1, y1, axis };
+}
+
+describe('door frames', () => {
+  // 4 m wide (x −2…2), 5 m deep, 2.6 m high; a window on the front wall (−0.6…0.8, sill 0.9 m), a door on the left wall (3.0…3.9).
+  const room = syntheticRoom();
+
+  it('two upright edges standing on the floor and stopping at door height are one door; a lone one may have its door on either side', () => {
+    const frames = doorFrames(room, [
+      upright(room, 'wall-front', 1.0, 0.1, 2.1),
+      upright(room, 'wall-front', 1.7, 0.05, 2.05),
+      upright(room, 'wall-right', 2.5, 0.2, 2.0),
+    ]);
+    assert.deepEqual(
+      frames.map((f) => [f.wall, +f.u0.toFixed(2), +f.u1.toFixed(2)]).sort(),
+      [['wall-front', 1.0, 1.7], ['wall-right', 2.05, 2.95]],
+    );
+    // The outline runs from the floor to the edges' top, where the photo shows them.
+    const front = frames.find((f) => f.wall === 'wall-front')!;
+    const expected = [wallPoint(room.box, 'wall-front', 1.0, 0), wallPoint(room.box, 'wall-front', 1.7, 2.1)].map((p) => projectWorld(room.camera, p)!);
+    assert.ok(front.polygon.some(([x, y]) => Math.hypot(x - expected[0]![0], y - expected[0]![1]) < 1e-6));
+    assert.ok(front.polygon.some(([x, y]) => Math.hypot(x - expected[1]![0], y - expected[1]![1]) < 1e-6));
+  });
+
+  it('leaves out what is not a door: a corner, what runs up to the ceiling, a socket, a window frame, a found door, a line of another direction', () => {
+    const frames = doorFrames(room, [
+      upright(room, 'wall-front', 1.9, 0, 2.1), // 10 cm from the right wall: the room's corner
+      upright(room, 'wall-front', -1.2, 0, 2.5), // 10 cm under the ceiling: a pipe
+      upright(room, 'wall-front', -1.2, 0.2, 0.4), // a socket
+      upright(room, 'wall-front', -0.6, 0.9, 2.2), // the window's frame, above its sill
+      upright(room, 'wall-left', 3.4, 0, 2.0), // inside the found door
+      upright(room, 'wall-left', 1.5, 0, 2.0, 'y'), // not upright
+    ]);
+    assert.deepEqual(frames, []);
+  });
+
+  it('edges of different heights are separate doors', () => {
+    const frames = doorFrames(room, [upright(room, 'wall-left', 0.8, 0, 2.0), upright(room, 'wall-left', 1.6, 0, 2.0), upright(room, 'wall-left', 1.9, 0, 1.6)]);
+    // 1.6 and 1.9 differ by 0.4 m in height: the third edge starts a door of its own (a lone edge, 0.45 m either side).
+    assert.deepEqual(frames.map((f) => [+f.u0.toFixed(2), +f.u1.toFixed(2)]), [[0.8, 1.6], [1.45, 2.35]]);
+  });
+
+  it('staging keeps the floor before a door frame clear, and with preserveWindows leaves it unhidden', () => {
+    const lines = [upright(room, 'wall-front', -1.6, 0, 2.05), upright(room, 'wall-front', -0.8, 0, 2.05)];
+    const framed = withDoorFrames(room, lines);
+    assert.equal(framed.doorFrames.length, 1);
+    const frame = framed.doorFrames[0]!;
+    const inStrip = (corners: number[][]) => corners.some(([x, y]) => room.box.front - y! < DOOR_CLEARANCE_M && x! > frame.u0 - 0.15 && x! < frame.u1 + 0.15);
+    let bareInStrip = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const bare = placePiece(room, { footprint: sideboard, preserveWindows: false, random: new Random(seed) });
+      if (bare.placed && inStrip(bare.placement.corners.slice(0, 4))) bareInStrip++;
+      const outcome = placePiece(framed, { footprint: sideboard, preserveWindows: false, random: new Random(seed) });
+      assert.ok(outcome.placed, `seed ${seed}: ${outcome.placed ? '' : outcome.reason}`);
+      assert.ok(!inStrip(outcome.placement.corners.slice(0, 4)), `seed ${seed} stands before the door frame`);
+      const kept = placePiece(framed, { footprint: sideboard, preserveWindows: true, random: new Random(seed) });
+      assert.ok(kept.placed);
+      const hull = convexHull(kept.placement.corners.map((c) => projectWorld(room.camera, c)!));
+      assert.ok(!convexOverlap(hull, frame.polygon), `seed ${seed} hides the door frame`);
+    }
+    // Without the frame the same seeds do stand there: the frame is what keeps them off.
+    assert.ok(bareInStrip > 0, 'no seed stood before the door without its frame');
+  });
+});
