@@ -45,8 +45,17 @@ describe('door frames', () => {
       upright(room, 'wall-front', -0.6, 0.9, 2.2), // the window's frame, above its sill
       upright(room, 'wall-left', 3.4, 0, 2.0), // inside the found door
       upright(room, 'wall-left', 1.5, 0, 2.0, 'y'), // not upright
+      upright(room, 'wall-left', 4.9, 0, 2.0), // 10 cm from the front wall: the left corner
+      upright(room, 'wall-front', -1.9, 0, 2.0), // 10 cm from the left wall, seen on the front wall
+      upright(room, 'wall-front', -1.3, -0.6, 1.9), // its foot below the floor: a wardrobe's side before the wall
     ]);
     assert.deepEqual(frames, []);
+  });
+
+  it('reads a segment whichever end comes first, and takes a casing\'s two close edges for one side of a door', () => {
+    const swap = ({ x0, y0, x1, y1, axis }: UprightLine): UprightLine => ({ x0: x1, y0: y1, x1: x0, y1: y0, axis });
+    const frames = doorFrames(room, [swap(upright(room, 'wall-front', 1.0, 0.1, 2.1)), upright(room, 'wall-front', 1.06, 0.1, 2.1)]);
+    assert.deepEqual(frames.map((f) => [f.wall, +f.u0.toFixed(2), +f.u1.toFixed(2)]), [['wall-front', 0.58, 1.48]]);
   });
 
   it('edges of different heights are separate doors', () => {

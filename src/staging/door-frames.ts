@@ -19,13 +19,21 @@ const CEILING_GAP_M = 0.2;
 /** Edges this near a wall's end are the room's corner, seen where the layout put it. */
 const CORNER_GAP_M = 0.25;
 /**
- * Edges of one door or one row of closet doors: at most this far apart along the wall, their tops at most
- * TOP_STEP_M apart. A wall of four closet doors is about 2.4 m.
+ * Neighbouring edges of one door or one row of closet doors: at most this far apart along the wall, their tops at
+ * most TOP_STEP_M apart. A door's leaf is under 1 m, a double door's about 1.6 m; a row of doors chains its edges.
  */
-const MAX_GROUP_GAP_M = 2.5;
+const MAX_GROUP_GAP_M = 1.8;
 const TOP_STEP_M = 0.35;
 /** A lone edge is the side of a door whose other side was not seen: the door may be on either side of it. */
 const LONE_EDGE_REACH_M = 0.45;
+/** Edges of a group spanning less than a door are one side of a door (a casing's two edges), kept like a lone edge. */
+const MIN_DOOR_WIDTH_M = 0.5;
+/** How far below the floor an edge's lower end may land (the layout's floor line is not exact). */
+const MIN_BOTTOM_M = -0.15;
+/** A found door's jambs: edges this near its outline are its own. */
+const JAMB_M = 0.15;
+/** Where a side wall's frames begin, metres ahead of the camera: nothing is staged nearer. */
+const NEAREST_SIDE_WALL_M = 0.5;
 
 interface DoorEdge {
   wall: WallLabel;
@@ -58,11 +66,17 @@ export function doorFrames(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWall
       if (group.length === 0) return;
       const first = group[0]!.u;
       const last = group[group.length - 1]!.u;
-      const [u0, u1] = group.length === 1 ? [first - LONE_EDGE_REACH_M, first + LONE_EDGE_REACH_M] : [first, last];
+      // Edges closer than a door's width are one side of it (a casing's two edges): a lone edge's reach.
+      const middle = (first + last) / 2;
+      const [from, to] = last - first < MIN_DOOR_WIDTH_M ? [middle - LONE_EDGE_REACH_M, middle + LONE_EDGE_REACH_M] : [first, last];
+      const [wallStart, wallEnd] = wall === 'wall-front' ? [room.box.left, room.box.right] : [NEAREST_SIDE_WALL_M, room.box.front];
+      const u0 = Math.max(from, wallStart);
+      const u1 = Math.min(to, wallEnd);
       const top = Math.max(...group.map((e) => e.top));
       const corners = [wallPoint(room.box, wall, u0, 0), wallPoint(room.box, wall, u1, 0), wallPoint(room.box, wall, u1, top), wallPoint(room.box, wall, u0, top)];
       const polygon = corners.map((c) => projectWorld(room.camera, c));
-      if (polygon.every((p) => p !== undefined)) frames.push({ wall, u0, u1, polygon: polygon as [number, number][] });
+      // An outline the camera cannot wholly project is left empty: the strip before the frame is still kept.
+      if (u1 > u0) frames.push({ wall, u0, u1, polygon: polygon.every((p) => p !== undefined) ? (polygon as [number, number][]) : [] });
       group = [];
     };
     for (const edge of onWall) {
@@ -87,12 +101,13 @@ function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'ope
   const { floor, ceiling, left, right, front } = room.box;
   const lowest = bottom[2] - floor;
   const highest = top[2] - floor;
-  if (lowest > MAX_BOTTOM_M || highest < MIN_TOP_M || highest > ceiling - floor - CEILING_GAP_M) return undefined;
+  // An edge whose foot lands below the floor stands in front of the wall (a wardrobe's, a fridge's side).
+  if (lowest < MIN_BOTTOM_M || lowest > MAX_BOTTOM_M || highest < MIN_TOP_M || highest > ceiling - floor - CEILING_GAP_M) return undefined;
   const u = (alongWall(wall, bottom) + alongWall(wall, top)) / 2;
   const nearCorner = wall === 'wall-front' ? u < left + CORNER_GAP_M || u > right - CORNER_GAP_M : u > front - CORNER_GAP_M;
   if (nearCorner) return undefined;
-  // A found door already keeps its strip clear.
-  if (room.openings.some((o) => o.kind !== 'window' && o.wall === wall && u >= o.u0 && u <= o.u1)) return undefined;
+  // A found door already keeps its strip clear; its jambs stand just outside its outline.
+  if (room.openings.some((o) => o.kind !== 'window' && o.wall === wall && u >= o.u0 - JAMB_M && u <= o.u1 + JAMB_M)) return undefined;
   return { wall, u, top: highest };
 }
 

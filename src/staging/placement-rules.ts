@@ -148,7 +148,7 @@ function seenInPhoto(room: RoomModel, footprint: Footprint, placement: Placement
   return true;
 }
 
-/** In front of a door the analysis found, or of door frames only the photo's lines show. */
+/** In front of a door the analysis found, or of door frames only the photo's lines show (not walked to: walkway.ts). */
 function inAnyDoorStrip(room: RoomModel, placement: Placement): boolean {
   const doors = [...room.openings.filter((opening) => opening.kind !== 'window'), ...room.doorFrames];
   return doors.some((door) => inDoorStrip(room, placement, door.wall, door.u0 - DOOR_SIDE_MARGIN_M, door.u1 + DOOR_SIDE_MARGIN_M));
