@@ -19,7 +19,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
@@ -32,7 +31,7 @@ import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
 import { drawnOpeningsMask } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
-import { EMPTY_ROOM_PHOTOS, PHOTOS, ROOT } from './shared-photos.js';
+import { EMPTY_ROOM_PHOTOS, PHOTOS, readPhoto, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
 import { measureRepaintedWalls } from './wall-paint.js';
 
@@ -56,11 +55,6 @@ interface Outcome {
   /** Whose box the refresh built on (the job's `layout.evidence`). */
   layout?: string;
   seconds: number;
-}
-
-async function readPhoto(file: string, longSide: number): Promise<RawImage> {
-  const { data, info } = await sharp(file).rotate().resize(longSide, longSide, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
 }
 
 async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLines, detectors: ObjectDetectors | undefined, drawn: Uint8Array): Promise<{ outcome: Outcome; output: RawImage }> {

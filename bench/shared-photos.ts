@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
+import type { RawImage } from '../src/vision/raw-image.js';
 
 /** The repository root, and the shared listing photos the benchmarks (never the tests) read. */
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -40,4 +42,10 @@ export function emptyRoomPhotos(): string[] {
     ...fs.readdirSync(PHOTOS).filter((f) => f.startsWith('empty_')).map((f) => path.join(PHOTOS, f)),
     ...fs.readdirSync(EMPTY_ROOM_PHOTOS).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => path.join(EMPTY_ROOM_PHOTOS, f)),
   ].sort();
+}
+
+/** A photo upright, in sRGB, reduced (or enlarged) so that its longer side is `longSide`. */
+export async function readPhoto(file: string, longSide: number): Promise<RawImage> {
+  const { data, info } = await sharp(file).rotate().resize(longSide, longSide, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
 }

@@ -31,18 +31,13 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
 import type { DrawnLayout } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
-import { EMPTY_ROOM_PHOTOS, emptyRoomPhotos, roomTypeOf, ROOT } from './shared-photos.js';
+import { EMPTY_ROOM_PHOTOS, emptyRoomPhotos, readPhoto, roomTypeOf, ROOT } from './shared-photos.js';
 import { median } from './statistics.js';
 
 const config = loadConfig(process.env);
 const renderer = new BlenderRenderer({ executable: config.staging.blender });
 const SHEET = path.join(ROOT, 'docs/images/staging-rooms.jpg');
 const STYLES = ['scandinavian', 'industrial', 'traditional'];
-
-async function readPhoto(file: string, longSide: number): Promise<RawImage> {
-  const { data, info } = await sharp(file).rotate().resize(longSide, longSide, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
-}
 
 interface Row {
   file: string;
@@ -170,8 +165,8 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     '',
     machineLine(),
     '',
-    `smart-staging-v2's engine (stageRoom: the room type's programme planned with decor and annealing, windows and doors`,
-    `kept untouched) on every empty room photo of the shared sets (${files.length}), reduced to ${longSide} px on the longer side, ${samples} samples,`,
+    `smart-staging-v2's engine (stageRoom: the room type's programme planned with decor and annealing, windows, doors and the door frames`,
+    `the photo's upright lines show kept untouched, docs/decisions/0023) on every empty room photo of the shared sets (${files.length}), reduced to ${longSide} px on the longer side, ${samples} samples,`,
     `${allStyles ? 'in three styles each' : 'one style per photo in turn (scandinavian, industrial, traditional)'}, the room type the photo's name says (others as living rooms).`,
     lines.roomNetwork
       ? "The room networks' windows and doors join the lines', and the box fitted to their layout map (models/room-layout.onnx) is taken where it is found with a confidence of at least 0.6 and passes the staging's checks, else the lines' (analyzeWithSecondOpinion, docs/decisions/0021)."

@@ -37,9 +37,8 @@ import { byteOfLinear } from '../src/vision/colour.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
-import { PHOTO_LIMITS, PHOTOS, ROOT } from './shared-photos.js';
+import { EMPTY_ROOM_PHOTOS, emptyRoomPhotos, PHOTO_LIMITS, PHOTOS, readPhoto, ROOT } from './shared-photos.js';
 
-const EMPTY_ROOMS = path.resolve(ROOT, '../shared/testdata/empty-rooms');
 const IMAGES = path.join(ROOT, 'docs/images');
 const CATALOG_STYLES = ['scandinavian', 'industrial', 'traditional'] as const;
 /** Style pairs the photo part rotates through: two contrasting styles per photo. */
@@ -53,7 +52,7 @@ const STYLE_PAIRS = [
 ] as const;
 const PHOTO_LONG_SIDE = 1024;
 /** The empty room the noise and time parts stage: one whose layout the geometry analysis gets right. */
-const REFERENCE_PHOTO = path.join(EMPTY_ROOMS, 'empty_living_01.jpg');
+const REFERENCE_PHOTO = path.join(EMPTY_ROOM_PHOTOS, 'empty_living_01.jpg');
 const PHOTO_SAMPLES = 48;
 
 const config = loadConfig(process.env);
@@ -231,17 +230,6 @@ interface PhotoRow {
     throughWalls: boolean;
     changedShare: number;
   }[];
-}
-
-function emptyRoomPhotos(): string[] {
-  const fromRooms = fs.readdirSync(PHOTOS).filter((f) => f.startsWith('empty_')).map((f) => path.join(PHOTOS, f));
-  const fromEmpty = fs.readdirSync(EMPTY_ROOMS).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).map((f) => path.join(EMPTY_ROOMS, f));
-  return [...fromRooms, ...fromEmpty].sort();
-}
-
-async function readPhoto(file: string, longSide: number): Promise<RawImage> {
-  const { data, info } = await sharp(file).rotate().resize(longSide, longSide, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 3 };
 }
 
 async function photosPart(lines: ChosenLines, only: Set<string> | undefined): Promise<void> {

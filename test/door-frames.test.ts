@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { Footprint } from '../src/furniture/generator.js';
 import { Random } from '../src/random.js';
 import { doorFrames, withDoorFrames, type UprightLine } from '../src/staging/door-frames.js';
-import { convexHull, convexOverlap, DOOR_CLEARANCE_M, placePiece } from '../src/staging/place-piece.js';
+import { convexHull, convexOverlap, DOOR_CLEARANCE_M, placePiece, pose } from '../src/staging/place-piece.js';
+import { brokenRule } from '../src/staging/placement-rules.js';
 import { projectWorld, wallPoint, type RoomModel, type WallLabel } from '../src/staging/room-model.js';
 import { syntheticRoom } from './helpers/synthetic-room.js';
 
@@ -84,5 +85,17 @@ describe('door frames', () => {
     }
     // Without the frame the same seeds do stand there: the frame is what keeps them off.
     assert.ok(bareInStrip > 0, 'no seed stood before the door without its frame');
+  });
+
+  it('with preserveWindows a piece clear of the strip may still not hide the frame in the photo', () => {
+    const framed = withDoorFrames(room, [upright(room, 'wall-front', 1.0, 0, 2.05), upright(room, 'wall-front', 1.7, 0, 2.05)]);
+    const frame = framed.doorFrames[0]!;
+    // A tall cabinet standing free 2.4 m before the frame: out of its strip, before it in the photo.
+    const cabinet: Footprint = { width: 0.8, depth: 0.4, height: 1.8, placement: 'floor', elevation: 0, frontClearance: 0.5 };
+    const placement = pose(framed, cabinet, { x: (frame.u0 + frame.u1) / 2, y: room.box.front - 2.4, yaw: 0 }, 0);
+    const settings = { nearestM: 1, seen: 'footprint-centre', flatPiecesInDoorStrips: true } as const;
+    assert.equal(brokenRule(framed, { footprint: cabinet, preserveWindows: true }, placement, settings), 'openings');
+    assert.equal(brokenRule(framed, { footprint: cabinet, preserveWindows: false }, placement, settings), undefined);
+    assert.equal(brokenRule(room, { footprint: cabinet, preserveWindows: true }, placement, settings), undefined);
   });
 });

@@ -47,8 +47,8 @@ interface DoorEdge {
  * in front of them clear, as in front of a door (placement-rules.ts).
  *
  * Why: on real photos both analyses miss most doors or call them windows (the room networks find 9 of 21 drawn doors,
- * docs/models/room-understanding.md), and furniture was staged before them: a sofa before empty_living_03's glass
- * door, a sideboard before empty_living_07's sliding door, a dresser before empty_bedroom_02's closet. The lines the
+ * docs/models/room-understanding.md), and furniture was staged before them: a sideboard before empty_living_03's
+ * doorway, a sideboard before empty_living_07's sliding door, a dresser before empty_bedroom_02's closet. The lines the
  * vanishing points were found from still see those doors' upright edges, and an upright edge that stands on the floor
  * and stops at door height, short of the ceiling, is seldom anything else: a room's corner and a pipe run up to the
  * ceiling, a window's frame stops above its sill.

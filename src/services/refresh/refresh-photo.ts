@@ -223,7 +223,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const surface = walls ? surfaceMask({ planes, labels, faces, forbidden }, wallOptions) : floorSurface;
   // An opening only the network saw, as plain as the wall around it, that the paint would surround: kept out, a patch
   // of old paint in the new one; painted over, it may be a door as white as the wall (enclosedInPaint).
-  const patchLike = walls ? likeWall.filter((w) => enclosedInPaint(w.grown, surface.mask, labels, forbidden, width, band)) : [];
+  const patchLike = walls ? likeWall.filter((grown) => enclosedInPaint(grown, surface.mask, labels, forbidden, width, band)) : [];
   report.trim = {
     skirting: Object.fromEntries([...trims.skirting].map(([face, h]) => [FACE_LABELS[face], h])),
     cornice: Object.fromEntries([...trims.cornice].map(([face, h]) => [FACE_LABELS[face], h])),
@@ -360,13 +360,11 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   };
 }
 
-type Opening = RoomAnalysis['openings'][number];
-
 /**
  * Cells never changed: windows and doors with a frame around them (their casing and sill, which the opening's
  * outline leaves out), and the objects the detectors found, a little grown. Returned beside them: the openings only
  * the room network saw (no line frames them) whose outline holds nothing but the wall around it (looksLikeItsWall),
- * each with its cells grown by its frame.
+ * each as its cells grown by its frame.
  */
 function forbiddenCells(
   analysis: RoomAnalysis,
@@ -374,10 +372,10 @@ function forbiddenCells(
   labels: Uint8Array,
   scale: number,
   objects: Uint8Array | undefined,
-): { forbidden: Uint8Array; likeWall: { opening: Opening; grown: Uint8Array }[] } {
+): { forbidden: Uint8Array; likeWall: Uint8Array[] } {
   const { width, height } = planes;
   const forbidden = new Uint8Array(width * height);
-  const likeWall: { opening: Opening; grown: Uint8Array }[] = [];
+  const likeWall: Uint8Array[] = [];
   const openings = analysis.openings.map((opening) => {
     const polygon = opening.polygon.map(([x, y]) => [x / scale, y / scale] as [number, number]);
     const one = new Uint8Array(width * height);
@@ -388,7 +386,7 @@ function forbiddenCells(
     const grown = dilateRound(one, width, height, margin);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
     const face = FACE_LABELS.indexOf(opening.wall);
-    if (opening.frameSupport === 0 && looksLikeItsWall(planes, one, Uint8Array.from(labels, (l) => (l === face ? 1 : 0)))) likeWall.push({ opening, grown });
+    if (opening.frameSupport === 0 && looksLikeItsWall(planes, one, Uint8Array.from(labels, (l) => (l === face ? 1 : 0)))) likeWall.push(grown);
     return { wall: opening.wall, polygon, margin, reach: dilateRound(one, width, height, WINDOW_GROUP_REACH * margin) };
   });
   // Openings on one wall that nearly touch (a mullion or a transom bar apart) are one window: a door with its
