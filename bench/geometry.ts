@@ -64,7 +64,8 @@ import type { RawImage } from '../src/vision/raw-image.js';
 import { machineLine, writeSection } from './report.js';
 import { ROOT, PHOTOS, PHOTO_LIMITS, layoutPhotoPath } from './shared-photos.js';
 import { mean, median } from './statistics.js';
-import { CEILING, drawnClasses, FLOOR, fillScaledPolygon, layoutError, matchOpenings, MIN_OPENING_SHARE, permutations, UNSCORED, type DrawnLayout, type Point, type Polygon } from './layout-scoring.js';
+import { permutations } from '../src/vision/geometry/layout-agreement.js';
+import { CEILING, drawnClasses, FLOOR, fillScaledPolygon, layoutError, matchOpenings, MIN_OPENING_SHARE, UNSCORED, type DrawnLayout, type Point, type Polygon } from './layout-scoring.js';
 
 const LAYOUTS = path.join(ROOT, 'bench/data/photo-layouts.json');
 const CONTACT_SHEET = path.join(ROOT, 'docs/images/geometry-contact-sheet.jpg');

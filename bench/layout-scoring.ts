@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fillPolygon } from '../src/vision/polygon-mask.js';
+import { layoutDisagreement } from '../src/vision/geometry/layout-agreement.js';
 
 export type Point = [number, number];
 export type Polygon = Point[];
@@ -57,63 +58,15 @@ export function drawnOpeningsMask(file: string, width: number, height: number): 
 
 let drawnLayouts: DrawnLayout[] | undefined;
 
-export function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items.slice()];
-  const out: T[][] = [];
-  items.forEach((item, i) => {
-    for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) out.push([item, ...rest]);
-  });
-  return out;
-}
-
 /**
  * Share of the scored pixels whose class differs, walls matched one-to-one by overlap. `predicted` and `truth` use
  * FLOOR, CEILING and wall ids ≥ 3 (any ids: the names are not compared); truth UNSCORED pixels are skipped.
  */
 export function layoutError(predicted: Uint8Array, truth: Uint8Array): { error: number; scored: number } {
-  const overlap = new Map<string, number>();
-  const predWalls = new Set<number>();
-  const truthWalls = new Set<number>();
-  let scored = 0;
-  for (let i = 0; i < truth.length; i++) {
-    const t = truth[i]!;
-    if (t === UNSCORED) continue;
-    scored++;
-    const p = predicted[i]!;
-    if (p >= 3) predWalls.add(p);
-    if (t >= 3) truthWalls.add(t);
-    if (p >= 3 && t >= 3) overlap.set(`${p},${t}`, (overlap.get(`${p},${t}`) ?? 0) + 1);
-  }
-  const preds = [...predWalls];
-  const truths = [...truthWalls];
-  // Best one-to-one assignment (at most 4 × 4 walls: brute force over the permutations of the longer list).
-  let best = new Map<number, number>();
-  let bestSum = -1;
-  const padded = [...truths, ...Array<number>(Math.max(0, preds.length - truths.length)).fill(-1)];
-  for (const perm of permutations(padded)) {
-    let sum = 0;
-    const m = new Map<number, number>();
-    preds.forEach((p, k) => {
-      const t = perm[k]!;
-      if (t >= 0) {
-        m.set(p, t);
-        sum += overlap.get(`${p},${t}`) ?? 0;
-      }
-    });
-    if (sum > bestSum) {
-      bestSum = sum;
-      best = m;
-    }
-  }
-  let wrong = 0;
-  for (let i = 0; i < truth.length; i++) {
-    const t = truth[i]!;
-    if (t === UNSCORED) continue;
-    const p = predicted[i]!;
-    const mapped = p >= 3 ? (best.get(p) ?? -1) : p;
-    if (mapped !== t) wrong++;
-  }
-  return { error: scored ? wrong / scored : 0, scored };
+  // The shared measure counts in room-box's face ids (floor 0, ceiling 1, walls above): one less than these.
+  const scored = truth.map((t) => (t === UNSCORED ? 0 : 1));
+  const count = scored.reduce((n, v) => n + v, 0);
+  return { error: layoutDisagreement(predicted.map((p) => p - 1), truth.map((t) => t - 1), scored), scored: count };
 }
 
 const FACE_IDS: Record<string, number> = { floor: FLOOR, ceiling: CEILING, 'wall-left': 3, 'wall-front': 4, 'wall-right': 5, 'wall-back': 6 };

@@ -18,7 +18,8 @@ import { networkOpenings } from '../src/vision/geometry/openings.js';
 import { LAYOUT_CLASSES, networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
 import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
 import { analyzeWithLines, analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
-import { MIN_TRUSTED_LAYOUT_CONFIDENCE } from '../src/services/geometry/layout-trust.js';
+import { MAX_NETWORK_DISAGREEMENT, MIN_TRUSTED_LAYOUT_CONFIDENCE, networkContradicts } from '../src/services/geometry/layout-trust.js';
+import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { detectSegmentsMlsd, lsdLineSource, mlsdInput, mlsdLineSource, type TensorModel } from '../src/services/geometry/line-sources.js';
 import { overlaySvg } from '../src/services/geometry/overlay-svg.js';
 import { cameraAngles, floorPlane, imageToFloor, projectPoint, type PinholeCamera } from '../src/vision/geometry/camera.js';
@@ -260,8 +261,10 @@ describe('openings seen by the room network', () => {
     assert.deepEqual(on(both, WINDOW), on(lines, WINDOW), 'the framed window is kept as the lines found it, not doubled');
     assert.equal(on(both, SECOND).length, 1, JSON.stringify(both.openings.map((o) => [o.kind, o.wall, o.polygon.map((q) => q.map(Math.round))])));
     assert.equal(on(both, SECOND)[0]!.kind, 'window');
-    // The layout is still the lines': only the openings changed.
-    assert.deepEqual(both.layout, lines.layout);
+    // The layout is still the lines': only the openings changed, and the network's map agrees with it.
+    const { networkAgreement, ...layout } = both.layout;
+    assert.deepEqual(layout, lines.layout);
+    assert.ok(networkAgreement! > 0.95, `agreement ${networkAgreement}`);
   });
 
   it('reaches the operations through the line choice, only where they ask for it', async () => {
@@ -318,7 +321,9 @@ describe('openings seen by the room network', () => {
     }
     const alone = await analyzeWithSecondOpinion(image, { layout: lines.layout }, doubtOf('lines'));
     assert.equal(alone.networkDoubt, undefined);
-    assert.deepEqual(alone.analysis.layout, lineFit.layout, "no network: the lines' layout");
+    const { networkAgreement, ...lineLayout } = lineFit.layout;
+    assert.equal(networkAgreement, 1, "the network's map is the room's own");
+    assert.deepEqual(alone.analysis.layout, lineLayout, "no network: the lines' layout, judged by nothing");
   });
 
   it('runs the lines and the network once for both opinions', async () => {
@@ -355,6 +360,30 @@ describe('openings seen by the room network', () => {
     const unsure = await analyzeWithSecondOpinion(image, lines, () => undefined);
     assert.equal(unsure.analysis.layout.evidence, 'lines');
     assert.match(unsure.networkDoubt ?? '', /confidence .* below 0\.6/);
+  });
+
+  it("measures how far the lines' box agrees with its layout map, and names a lines' layout it contradicts", async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const seen = networkView(camera, ROOM, 240, 180, [{ rect: WINDOW, kind: 'window' }]);
+    const lines = { layout: lsdLineSource(), roomNetwork: async () => seen };
+    const agreed = await analyzeWithLines(image, lines);
+    assert.equal(agreed.layout.evidence, 'lines');
+    assert.ok(agreed.layout.networkAgreement! > 0.95, `agreement ${agreed.layout.networkAgreement}`);
+    assert.equal(networkContradicts(agreed), undefined);
+    assert.equal(roomLayoutDoubt(agreed), undefined);
+    // A map that puts the floor over the photo's lower half and one wall over the rest: the room's left wall,
+    // ceiling and right wall it shows nowhere.
+    for (let i = 0; i < seen.layout.length; i++) seen.layout[i] = Math.floor(i / 240) >= 90 ? LAYOUT_CLASSES.indexOf('floor') : LAYOUT_CLASSES.indexOf('wall-front');
+    const contradicted = await analyzeWithLines(image, lines);
+    assert.deepEqual(contradicted.layout.box, agreed.layout.box, 'the box is still the lines\'');
+    assert.ok(contradicted.layout.networkAgreement! < 1 - MAX_NETWORK_DISAGREEMENT, `agreement ${contradicted.layout.networkAgreement}`);
+    assert.match(networkContradicts(contradicted)!, /^the room network's layout map contradicts the lines' layout on \d+ % of the photo \(at most 20 %\)$/);
+    assert.equal(roomLayoutDoubt(contradicted), networkContradicts(contradicted));
+    // A box fitted to the map itself is not judged against it, and without the network there is nothing to judge by.
+    assert.equal(networkContradicts({ layout: { ...contradicted.layout, evidence: 'network' } }), undefined);
+    const alone = await analyzeWithLines(image, { layout: lsdLineSource() });
+    assert.equal(alone.layout.networkAgreement, undefined);
+    assert.equal(networkContradicts(alone), undefined);
   });
 
   it('reports what the network sees standing on the floor, in photo pixels', async () => {

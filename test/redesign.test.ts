@@ -28,8 +28,11 @@ describe('the paint a redesign gives the walls', () => {
   });
 });
 
-/** An analysis's confidences, the layout's as given. */
-const layoutFound = (layout: number) => ({ confidence: { vanishingPoints: 1, layout, overall: Math.sqrt(layout) } });
+/** An analysis's confidences, the layout's as given, its box fitted to the lines and agreeing with the room network's map as given. */
+const layoutFound = (layout: number, networkAgreement = 0.95) => ({
+  confidence: { vanishingPoints: 1, layout, overall: Math.sqrt(layout) },
+  layout: { evidence: 'lines' as const, networkAgreement },
+});
 
 describe('when a redesign stages no furniture', () => {
   it('stages on a sure layout where nothing the declutter kept is furniture or a person at furnish’s scores', () => {
@@ -41,6 +44,9 @@ describe('when a redesign stages no furniture', () => {
   it('stages nothing on an unsure layout (layout_uncertain) or beside a bed, a sofa or a person the declutter kept (furniture_kept)', () => {
     assert.equal(whyNotStage(layoutFound(0.002), [])?.reason, 'layout_uncertain');
     assert.equal(whyNotStage(layoutFound(Number.NaN), [])?.reason, 'layout_uncertain');
+    const contradicted = whyNotStage(layoutFound(0.9, 0.6), []);
+    assert.equal(contradicted?.reason, 'layout_uncertain');
+    assert.match(contradicted!.detail, /contradicts the lines' layout on 40 % of the photo/);
     const kept = whyNotStage(layoutFound(0.9), [{ label: 'bed', source: 'centernet', score: 0.7 }, { label: 'person', source: 'nanodet', score: 0.8 }, { label: 'bed', source: 'objectron', score: 0.5 }]);
     assert.equal(kept?.reason, 'furniture_kept');
     assert.match(kept!.detail, /^the bed, person in the photo could not be removed cleanly/);
@@ -92,26 +98,30 @@ describe('the room network in a redesign', () => {
       networkCalls.length = 0;
       let lineCalls = 0;
       const seenAtRemoval: number[] = [];
-      await assert.rejects(
-        redesignPhoto(room.image, request, {
+      // The furniture step reaches its render (where the stub stops it), or is skipped with its reason.
+      const staging = await redesignPhoto(room.image, request, {
           lines: { layout: async (working: RawImage) => (lineCalls++, lsd(working)), name: 'lsd', mlsd: false, roomNetwork: networkSure(confidence) },
           detectors: { centernet: centernetSeeing(chair) },
           renderer,
           quality: { samples: 1, threads: 1 },
           // The removal runs up to 0.3 of the progress.
           progress: (fraction) => (fraction <= 0.3 ? seenAtRemoval.push(networkCalls.length) : undefined),
-        }),
-        /rendered/,
-      );
-      return { lineCalls, networkCalls: networkCalls.length, askedBeforeRemoval: seenAtRemoval[0] };
+        })
+        .then((done) => (done.result.redesign.staging as { reason: string; detail: string }))
+        .catch((error: unknown) => (assert.match(String(error), /rendered/), 'rendered' as const));
+      return { lineCalls, networkCalls: networkCalls.length, askedBeforeRemoval: seenAtRemoval[0], staging };
     };
     // Sure: the network's box is taken, and no second analysis runs.
-    assert.deepEqual(await run(1, false), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1 });
+    assert.deepEqual(await run(1, false), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1, staging: 'rendered' });
     // Where the detectors found something (a chair, too weak to call the room furnished), the same one analysis: the
     // furniture step still runs to its render, on the box the removal used.
-    assert.deepEqual(await run(1, true), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1 });
-    // Unsure (0.2, under the 0.6 bar): the lines' analysis is taken, reusing the lines and the network's answers.
-    assert.deepEqual(await run(0.2, false), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1 });
+    assert.deepEqual(await run(1, true), { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1, staging: 'rendered' });
+    // Unsure (0.2, under the 0.6 bar): the lines' analysis is taken, reusing the lines and the network's answers. The
+    // lines miss this room's right wall (30 % of the photo on another face), which the network's map shows: no
+    // furniture is planned on that layout.
+    const unsure = await run(0.2, false);
+    assert.deepEqual({ ...unsure, staging: unsure.staging === 'rendered' ? 'rendered' : unsure.staging.reason }, { lineCalls: 1, networkCalls: 1, askedBeforeRemoval: 1, staging: 'layout_uncertain' });
+    assert.match(unsure.staging === 'rendered' ? '' : unsure.staging.detail, /the room network's layout map contradicts the lines' layout on 30 % of the photo/);
   });
 });
 

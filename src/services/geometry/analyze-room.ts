@@ -8,6 +8,7 @@ import {
   type PinholeCamera,
 } from '../../vision/geometry/camera.js';
 import { fitLayout, type LayoutFit, type LayoutOptions } from '../../vision/geometry/layout.js';
+import { layoutDisagreement } from '../../vision/geometry/layout-agreement.js';
 import { detectOpenings, networkOpenings, type Opening, type OpeningOptions } from '../../vision/geometry/openings.js';
 import { orientationMap, type OrientationMapOptions } from '../../vision/geometry/orientation-map.js';
 import { orientationFromSegmentation, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
@@ -148,6 +149,12 @@ export interface RoomAnalysis {
   layout: Omit<LayoutFit, 'box'> & {
     /** What the box was fitted to: the room-understanding network's layout map, or the orientation map of the lines. */
     evidence: 'network' | 'lines';
+    /**
+     * Where the room network ran: the share of the photo on which the box's faces agree with the network's own layout
+     * map (walls matched by overlap; vision/geometry/layout-agreement.ts). A box the lines fitted that the network's map
+     * contradicts over much of the photo is wrong far more often than the map (services/geometry/layout-trust.ts).
+     */
+    networkAgreement?: number;
     /** The visible faces; `share` is the face's part of the image, and the shares add up to 1. */
     faces: { label: FaceLabel; polygon: Point[]; share: number }[];
     boundaries: { between: [FaceLabel, FaceLabel]; from: Point; to: Point }[];
@@ -323,6 +330,7 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
     }),
     layout: {
       evidence: segmentation && networkUse.includes('layout') ? 'network' : 'lines',
+      ...(segmentation ? { networkAgreement: r2(1 - layoutDisagreement(layoutLabelMap(camera, layout.box, segmentation.width, segmentation.height), segmentation.layout)) } : {}),
       faces,
       boundaries,
       box: { left: metric.left, right: metric.right, front: metric.front, floor: metric.floor, ceiling: metric.ceiling },

@@ -8,7 +8,7 @@ import { findCandidatesIn, removeCandidates } from '../declutter/remove-automati
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
-import { unsureLayout } from '../geometry/layout-trust.js';
+import { networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
@@ -270,15 +270,15 @@ function redesignAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSig
 
 /**
  * Why the style's furniture is not staged, or undefined where it may be (stageRoom's own refusals aside):
- * - `layout_uncertain`: the walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up)
- *   furniture is planned on a floor that is not there (seen on furnished_bedroom_pano360_11: a bed hanging from the
- *   ceiling);
+ * - `layout_uncertain`: the walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up),
+ *   or a lines' layout the room network's map contradicts, furniture is planned on a floor that is not there (seen on
+ *   furnished_bedroom_pano360_11: a bed hanging from the ceiling);
  * - `furniture_kept`: furniture or a person the declutter could not remove cleanly still stands (furnish's labels and
  *   scores): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
  *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
  */
-export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'>, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
-  const unsure = unsureLayout(analysis);
+export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'> & Parameters<typeof networkContradicts>[0], kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
+  const unsure = unsureLayout(analysis) ?? networkContradicts(analysis);
   if (unsure) return skipped('layout_uncertain', unsure);
   const furniture = kept.filter((k) => isStandingFurniture(k));
   if (furniture.length === 0) return undefined;

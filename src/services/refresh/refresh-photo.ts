@@ -19,7 +19,7 @@ import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
 import { looksLikeItsWall } from '../../vision/restyle/plain-openings.js';
 import { analysisBox, analysisCamera, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
-import { horizonCells, missingFloor, unsureLayout } from '../geometry/layout-trust.js';
+import { horizonCells, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
@@ -192,7 +192,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     openings,
   });
 
-  const doubt = unsureLayout(analysis) ?? missingFloor(analysis, MIN_FLOOR_SHARE);
+  const doubt = unsureLayout(analysis) ?? missingFloor(analysis, MIN_FLOOR_SHARE) ?? networkContradicts(analysis);
   if (doubt) return unchanged('layout_uncertain', doubt);
   const faceLabels = walls ? ['wall-left', 'wall-front', 'wall-right', 'wall-back'] : ['floor'];
   const faceShare = analysis.layout.faces.filter((f) => faceLabels.includes(f.label)).reduce((sum, f) => sum + f.share, 0);

@@ -9,7 +9,7 @@ import { findClutter } from '../../vision/declutter/clutter.js';
 import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
-import { missingFloor, unsureLayout } from '../geometry/layout-trust.js';
+import { missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { boxOutline, shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -78,12 +78,12 @@ export interface StageRoomRequest {
 }
 
 /**
- * Why a whole room would not be planned on this layout: one found without evidence, or one that shows too little of
- * the floor, comes out as pieces too large, floating or cut by the frame; refused, where a single piece at a marked
- * spot may still do.
+ * Why a whole room would not be planned on this layout: one found without evidence, one that shows too little of the
+ * floor, or a lines' layout the room network's map contradicts (networkContradicts) comes out as pieces too large,
+ * floating or cut by the frame; refused, where a single piece at a marked spot may still do.
  */
 export function roomLayoutDoubt(analysis: RoomAnalysis): string | undefined {
-  return unsureLayout(analysis, MIN_ROOM_LAYOUT_CONFIDENCE) ?? missingFloor(analysis, MIN_ROOM_FLOOR_SHARE);
+  return unsureLayout(analysis, MIN_ROOM_LAYOUT_CONFIDENCE) ?? missingFloor(analysis, MIN_ROOM_FLOOR_SHARE) ?? networkContradicts(analysis);
 }
 
 /**
