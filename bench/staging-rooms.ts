@@ -169,7 +169,7 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     `the photo's upright lines show kept untouched, docs/decisions/0023) on every empty room photo of the shared sets (${files.length}), reduced to ${longSide} px on the longer side, ${samples} samples,`,
     `${allStyles ? 'in three styles each' : 'one style per photo in turn (scandinavian, industrial, traditional)'}, the room type the photo's name says (others as living rooms).`,
     lines.roomNetwork
-      ? "The room networks' windows and doors join the lines', and the box fitted to their layout map (models/room-layout.onnx) is taken where it is found with a confidence of at least 0.6 and passes the staging's checks, else the lines' (analyzeWithSecondOpinion, docs/decisions/0021)."
+      ? "The room networks' windows and doors join the lines', and the box fitted to their layout map (models/room-layout.onnx) is taken where it is found with a confidence of at least 0.6 and passes the staging's checks, else the lines' (analyzeWithSecondOpinion, docs/decisions/0021), refused where their layout map contradicts the lines' on more than 20 % of the photo (docs/decisions/0024)."
       : 'The lines alone (--lines-only): their layout and the windows and doors they frame.',
     'Contact sheet (input | ours): [docs/images/staging-rooms.jpg](images/staging-rooms.jpg).',
     '',

@@ -42,4 +42,11 @@ describe('how far two layouts disagree', () => {
     assert.equal(layoutDisagreement(a, b, new Uint8Array(100)), 0);
     assert.throws(() => layoutDisagreement(a, new Uint8Array(99)), /different sizes/);
   });
+
+  it('takes a label that is no face (255) for a disagreement, even against itself', () => {
+    const a = layout(2, 3, 5, [WALL_LEFT, WALL_FRONT]);
+    const unknown = a.slice().fill(255, 0, 10);
+    assert.equal(layoutDisagreement(unknown, a), 0.1);
+    assert.equal(layoutDisagreement(unknown, unknown), 0.1);
+  });
 });

@@ -248,9 +248,16 @@ describe('the room network in a refresh', { timeout: TIMEOUT_MS }, () => {
     const sure = (await refreshPhoto(room.image, request, { lines: { ...lines, roomNetwork: network(1) } })).result.refresh;
     assert.deepEqual(sure.layout, { evidence: 'network' }, JSON.stringify(sure));
     assert.equal(sure.unchanged, false, JSON.stringify(sure));
-    const unsure = (await refreshPhoto(room.image, request, { lines: { ...lines, roomNetwork: network(0.2) } })).result.refresh as { layout: { evidence: string; networkSetAside?: string } };
+    const unsure = (await refreshPhoto(room.image, request, { lines: { ...lines, roomNetwork: network(0.2) } })).result.refresh as {
+      layout: { evidence: string; networkSetAside?: string };
+      unchangedReason?: string;
+      unchangedDetail?: string;
+    };
     assert.equal(unsure.layout.evidence, 'lines');
     assert.match(unsure.layout.networkSetAside ?? '', /confidence 0\.2\d*, below 0\.6/);
+    // The lines miss this room's right wall, which the network's map shows: no paint on that layout.
+    assert.equal(unsure.unchangedReason, 'layout_uncertain');
+    assert.match(unsure.unchangedDetail ?? '', /the room network's layout map contradicts the lines' layout on 30 % of the photo/);
     // Without the network, the lines alone, with nothing set aside.
     assert.deepEqual((await refreshPhoto(room.image, request, { lines })).result.refresh.layout, { evidence: 'lines' });
   });

@@ -330,7 +330,7 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
     }),
     layout: {
       evidence: segmentation && networkUse.includes('layout') ? 'network' : 'lines',
-      ...(segmentation ? { networkAgreement: r2(1 - layoutDisagreement(layoutLabelMap(camera, layout.box, segmentation.width, segmentation.height), segmentation.layout)) } : {}),
+      ...(segmentation ? { networkAgreement: 1 - layoutDisagreement(layoutLabelMap(camera, layout.box, segmentation.width, segmentation.height), segmentation.layout) } : {}),
       faces,
       boundaries,
       box: { left: metric.left, right: metric.right, front: metric.front, floor: metric.floor, ceiling: metric.ceiling },

@@ -19,7 +19,7 @@ export const VIEW_BELOW_HORIZON = 0.33;
 /**
  * Largest share of the photo on which a layout the lines fitted may contradict the room network's layout map. The
  * issue's own bar for a wrong layout is 20 % of the photo, and it was set here before the shared photos were
- * measured; on the 25 with a drawn layout, every lines' layout over 20 % wrong (8) disagreed with the map on more
+ * measured; on the 25 with a drawn layout, every lines' layout over 20 % wrong (9) disagreed with the map on more
  * than this, and 3 under it did (two where the network's box is taken anyway).
  */
 export const MAX_NETWORK_DISAGREEMENT = 0.2;

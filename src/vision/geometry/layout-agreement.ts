@@ -4,12 +4,12 @@
  * layouts that see the same wall may call it left and front. The same measure scores a layout against one drawn by
  * hand (the benches) and the lines' layout against the room network's map (services/geometry/layout-trust.ts).
  */
-import { CEILING, FLOOR } from './room-box.js';
+import { CEILING, FLOOR, WALL_BACK } from './room-box.js';
 
 /**
  * Share of the compared pixels whose face differs between `a` and `b`: label maps of one size in room-box's face ids
- * (FLOOR, CEILING, walls above); only pixels where `compared` is non-zero count when it is given. 0 when no pixel is
- * compared.
+ * (FLOOR, CEILING, walls above; any other label is no face and agrees with nothing); only pixels where `compared` is
+ * non-zero count when it is given. 0 when no pixel is compared.
  */
 export function layoutDisagreement(a: Uint8Array, b: Uint8Array, compared?: Uint8Array): number {
   if (a.length !== b.length || (compared && compared.length !== a.length)) throw new Error('layoutDisagreement: label maps of different sizes');
@@ -32,14 +32,19 @@ export function layoutDisagreement(a: Uint8Array, b: Uint8Array, compared?: Uint
   for (let i = 0; i < a.length; i++) {
     if (compared && !compared[i]) continue;
     const p = a[i]!;
-    const mapped = isWall(p) ? (match.get(p) ?? -1) : p;
+    const mapped = isWall(p) ? (match.get(p) ?? -1) : isFace(p) ? p : -1;
     if (mapped !== b[i]) differing++;
   }
   return differing / counted;
 }
 
-function isWall(face: number): boolean {
-  return face !== FLOOR && face !== CEILING;
+/** A label outside room-box's faces (none, 255) is no face: it matches nothing. */
+function isFace(label: number): boolean {
+  return label >= FLOOR && label <= WALL_BACK;
+}
+
+function isWall(label: number): boolean {
+  return isFace(label) && label !== FLOOR && label !== CEILING;
 }
 
 /**
