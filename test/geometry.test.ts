@@ -322,7 +322,7 @@ describe('openings seen by the room network', () => {
     const alone = await analyzeWithSecondOpinion(image, { layout: lines.layout }, doubtOf('lines'));
     assert.equal(alone.networkDoubt, undefined);
     const { networkAgreement, ...lineLayout } = lineFit.layout;
-    assert.equal(networkAgreement, 1, "the network's map is the room's own");
+    assert.ok(networkAgreement! > 0.99, `the network's map is the room's own: agreement ${networkAgreement}`);
     assert.deepEqual(alone.analysis.layout, lineLayout, "no network: the lines' layout, judged by nothing");
   });
 
