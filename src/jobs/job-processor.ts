@@ -183,15 +183,17 @@ export class JobProcessor {
     // Logged once the outcome is recorded: a result ready but never recorded (the worker died) is no success.
     if (outcome.status === 'failed') logger.info({ operation: job.operation, code: outcome.code }, 'job failed');
     else logger.info({ operation: job.operation }, 'job succeeded');
+    // Settled for good: nothing runs the job again, so the inputs kept for its runs go. Before the settle is announced:
+    // a request waiting on the job answers only once nothing of the job still runs (a server closed after the answer
+    // would otherwise see the removal reach a storage already gone).
+    await discardStoredInputs(this.deps, storedInputKeys(JSON.parse(job.request) as StoredRequest)).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not remove the stored inputs; the sweep will');
+    });
     this.deps.events.settled(job.id);
     if (delivery) this.deps.webhooks.wake();
     await this.deps.publisher?.publish(job.id).catch((error: unknown) => {
       // Waiting requests elsewhere still see the outcome at their next re-read of the job.
       logger.warn({ err: error }, 'could not announce the settle to other processes');
-    });
-    // Settled for good: nothing runs the job again, so the inputs kept for its runs go.
-    await discardStoredInputs(this.deps, storedInputKeys(JSON.parse(job.request) as StoredRequest)).catch((error: unknown) => {
-      logger.warn({ err: error }, 'could not remove the stored inputs; the sweep will');
     });
     return true;
   }
