@@ -498,20 +498,26 @@ async function main(): Promise<void> {
     ...openingsReport(openingScores),
     '',
     `Network inference on a ${big.width}×${big.height} photo (both networks: reduction to their input, runs, decoding; 2 threads): median ${median(times).toFixed(0)} ms of 5.`,
-    ...(renders
-      ? [
-          '',
-          `Held-out rooms of the other renderer (tools/room-renderer, Blender, seed 7, ${renders.rooms} rooms at 384 × 288; box furniture): visible-class`,
-          `mIoU ${renders.miou.toFixed(3)} (${Object.entries(renders.iou).map(([c, v]) => `${c} ${v.toFixed(2)}`).join(', ')}; rug, art and clutter predictions count as furniture),`,
-          `layout pixel error ${pct(renders.layoutError)} (median, walls matched by overlap), boundary F-score ${renders.boundaryF.toFixed(3)} (median; edge probability > 0.5, 2 px tolerance).`,
-          `Their ${renders.openings} windows and doors (in view, at least ${(100 * MIN_OPENING_SHARE).toFixed(1)} % of the image), matched as on the photos: analysis found ${renders.lines.found50} / ${renders.lines.found30} (IoU ≥ 0.5 / ≥ 0.3),`,
-          `precision ${pct(renders.lines.predicted ? renders.lines.matched / renders.lines.predicted : 0)} (${renders.lines.matched} of ${renders.lines.predicted}); analysis + network openings ${renders.combined.found50} / ${renders.combined.found30}, precision ${pct(renders.combined.predicted ? renders.combined.matched / renders.combined.predicted : 0)} (${renders.combined.matched} of ${renders.combined.predicted}).`,
-        ]
-      : []),
   ].join('\n');
+  // The held-out renders have a section of their own: a run without --renders leaves their last figures in place.
+  const rendersMd = renders
+    ? [
+      machineLine(),
+      '',
+      `Held-out rooms of the other renderer (tools/room-renderer, Blender, seed 7, ${renders.rooms} rooms at 384 × 288; box furniture): visible-class`,
+      `mIoU ${renders.miou.toFixed(3)} (${Object.entries(renders.iou).map(([c, v]) => `${c} ${v.toFixed(2)}`).join(', ')}; rug, art and clutter predictions count as furniture),`,
+      `layout pixel error ${pct(renders.layoutError)} (median, walls matched by overlap), boundary F-score ${renders.boundaryF.toFixed(3)} (median; edge probability > 0.5, 2 px tolerance).`,
+      `Their ${renders.openings} windows and doors (in view, at least ${(100 * MIN_OPENING_SHARE).toFixed(1)} % of the image), matched as on the photos: analysis found ${renders.lines.found50} / ${renders.lines.found30} (IoU ≥ 0.5 / ≥ 0.3),`,
+      `precision ${pct(renders.lines.predicted ? renders.lines.matched / renders.lines.predicted : 0)} (${renders.lines.matched} of ${renders.lines.predicted}); analysis + network openings ${renders.combined.found50} / ${renders.combined.found30}, precision ${pct(renders.combined.predicted ? renders.combined.matched / renders.combined.predicted : 0)} (${renders.combined.matched} of ${renders.combined.predicted}).`,
+    ].join('\n')
+    : undefined;
   if (candidate) console.log(`${candidate} scored; docs/ left as it was, sheets in ${sheets.photos} and ${sheets.openings}`);
-  else writeSection('room-understanding', md);
+  else {
+    writeSection('room-understanding', md);
+    if (rendersMd) writeSection('room-understanding-renders', rendersMd);
+  }
   console.log(md);
+  if (rendersMd) console.log(rendersMd);
 }
 
 await main();
