@@ -89,7 +89,7 @@ interface Row extends WallMeasures {
 async function redesign(image: RawImage, roomId: string, styleId: string, seed: number, lines: ChosenLines, detectors: ObjectDetectors) {
   return redesignPhoto(
     image,
-    { styleId, palette: catalog.style(styleId)!.palette, roomId, creativity: REDESIGN_CREATIVITY, seed, preserveWindows: true, preserveWalls: false, preserveFloor: false },
+    { styleId, palette: catalog.style(styleId)!.palette, floor: catalog.style(styleId)!.floor, roomId, creativity: REDESIGN_CREATIVITY, seed, preserveWindows: true, preserveWalls: false, preserveFloor: false },
     { lines, detectors, renderer, quality: { samples: config.staging.samples, threads: 0 } },
   );
 }

@@ -2,8 +2,9 @@
  * npm run bench:refresh — POST /v1/refresh's engine (services/refresh/refresh-photo.ts, the service's models) on the
  * shared photos: every empty room of ../shared/testdata/empty-rooms and the empty and furnished rooms of
  * ../shared/testdata/rooms, reduced to --long-side px. Each photo gets its walls repainted in two colours and its floor
- * relaid in two materials, as the service runs it (the lines' layout) and, beside it, with the room networks' box first
- * (refreshPhoto handed lines with the networks: at 0.6, showing the floor). Per photo and request:
+ * relaid in two materials, as the service runs it: walls on the lines' layout and, beside it, with the room networks' box
+ * first (refreshPhoto handed lines with the networks: at 0.6, showing the floor); floors with the networks' box first
+ * and checked against the floor the networks see (docs/decisions/0025). Per photo and request:
  *  - the outcome (changed, or unchanged with the reason);
  *  - pixels changed outside the returned change mask (target 0) and window or door pixels changed (target 0; the
  *    openings the geometry analysis found, and those drawn by hand in bench/data/photo-layouts.json);
@@ -52,6 +53,8 @@ interface Outcome {
   /** The mean repainted colour with the light's colour divided out, against the paint at the same luminance. */
   deltaEBalanced?: number;
   residual?: number;
+  /** Floors: the share of the floor the network sees that the relaid floor would leave, where the check ran. */
+  floorLeft?: number;
   /** Whose box the refresh built on (the job's `layout.evidence`). */
   layout?: string;
   seconds: number;
@@ -60,11 +63,19 @@ interface Outcome {
 async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLines, detectors: ObjectDetectors | undefined, drawn: Uint8Array): Promise<{ outcome: Outcome; output: RawImage }> {
   const started = performance.now();
   const done = await refreshPhoto(image, request, { lines, ...(detectors ? { detectors } : {}) });
-  const refresh = done.result.refresh as { unchanged: boolean; unchangedReason?: string; light?: { cast: number[] }; oldAlbedo?: number; layout?: { evidence: string } };
+  const refresh = done.result.refresh as {
+    unchanged: boolean;
+    unchangedReason?: string;
+    light?: { cast: number[] };
+    oldAlbedo?: number;
+    layout?: { evidence: string };
+    floorSeen?: { leftShare: number };
+  };
   const { width, height } = image;
   const outcome: Outcome = { request: request.value, changed: !refresh.unchanged, outsideMask: 0, openingPixels: 0, drawnOpeningPixels: 0, seconds: 0 };
   if (refresh.unchangedReason) outcome.reason = refresh.unchangedReason;
   if (refresh.layout) outcome.layout = refresh.layout.evidence;
+  if (refresh.floorSeen) outcome.floorLeft = refresh.floorSeen.leftShare;
   const out = done.image.data;
   for (let p = 0; p < width * height; p++) {
     const differs = out[p * 3] !== image.data[p * 3] || out[p * 3 + 1] !== image.data[p * 3 + 1] || out[p * 3 + 2] !== image.data[p * 3 + 2];
@@ -80,11 +91,12 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
 }
 
 function describe(outcome: Outcome): string {
-  if (!outcome.changed) return `unchanged (${outcome.reason})`;
+  const left = outcome.floorLeft === undefined ? '' : `, floor seen left ${(100 * outcome.floorLeft).toFixed(1)} %`;
+  if (!outcome.changed) return `unchanged (${outcome.reason}${left})`;
   const colour = outcome.deltaE !== undefined
     ? `, ΔE00 ${outcome.deltaE.toFixed(1)} (median per pixel ${outcome.deltaEPixels!.toFixed(1)}; white-balanced ${outcome.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * outcome.residual!).toFixed(2)} %`
     : '';
-  return `changed${colour}, outside mask ${outcome.outsideMask}, openings ${outcome.openingPixels} (drawn ${outcome.drawnOpeningPixels})`;
+  return `changed${colour}${left}, outside mask ${outcome.outsideMask}, openings ${outcome.openingPixels} (drawn ${outcome.drawnOpeningPixels})`;
 }
 
 async function main(): Promise<void> {
@@ -92,7 +104,8 @@ async function main(): Promise<void> {
   const longSide = Number(values['long-side']);
   const registry = ModelRegistry.load();
   const runtime = new ModelRuntime(new ModelStore(path.join(ROOT, 'data/models'), registry), registry, { intraOpNumThreads: 1 });
-  // As the service runs it (the lines alone) and, beside it, with the room networks' box first (docs/decisions/0022).
+  // As the service runs it (walls on the lines alone, floors with the networks) and, beside the walls, with the room
+  // networks' box first (docs/decisions/0022).
   const withNetwork = await chooseLineSources(runtime, { roomNetwork: true });
   const lines = withoutRoomNetwork(withNetwork);
   const optional = async (name: string) => ((await runtime.isInstalled(name)) ? await runtime.detectorSession(name) : undefined);
@@ -116,8 +129,7 @@ async function main(): Promise<void> {
     const walls: Outcome[] = [];
     const floors: Outcome[] = [];
     const wallsNetwork: Outcome[] = [];
-    const floorsNetwork: Outcome[] = [];
-    const shown: RawImage[] = [image];
+      const shown: RawImage[] = [image];
     for (const [k, colour] of COLOURS.entries()) {
       const request: RefreshRequest = { transformation: 'walls', value: colour, paint: PAINT_COLOURS[colour] };
       const { outcome, output } = await measure(image, request, lines, detectors, drawn);
@@ -127,16 +139,15 @@ async function main(): Promise<void> {
     }
     for (const [k, id] of MATERIALS.entries()) {
       const request: RefreshRequest = { transformation: 'floor', value: id, material: floorMaterial(id)!, seed: 1 };
-      const { outcome, output } = await measure(image, request, lines, detectors, drawn);
+      const { outcome, output } = await measure(image, request, withNetwork, detectors, drawn);
       floors.push(outcome);
-      floorsNetwork.push((await measure(image, request, withNetwork, detectors, drawn)).outcome);
       if (k === index % MATERIALS.length) shown.push(output);
     }
     all.push(...walls, ...floors);
-    networkFirst.push(...wallsNetwork, ...floorsNetwork);
+    networkFirst.push(...wallsNetwork);
     const cell = (served: Outcome[], network: Outcome[]) =>
       served.map((o, k) => `${o.request}: ${describe(o)}${network[k]!.changed === o.changed && network[k]!.reason === o.reason ? '' : ` (network first: ${describe(network[k]!)})`}`).join('; ');
-    const row = `| ${name} | ${wallsNetwork[0]!.layout ?? '–'} | ${cell(walls, wallsNetwork)} | ${cell(floors, floorsNetwork)} |`;
+    const row = `| ${name} | ${wallsNetwork[0]!.layout ?? '–'} | ${cell(walls, wallsNetwork)} | ${floors.map((o) => `${o.request}: ${describe(o)}`).join('; ')} |`;
     rows.push(row);
     console.log(row);
     const wall = walls[index % COLOURS.length]!;
@@ -152,25 +163,32 @@ async function main(): Promise<void> {
   await writeSheet(tiles, SHEET);
 
   const repainted = (list: Outcome[]) => list.filter((o) => o.changed && o.deltaE !== undefined);
-  const relaid = (list: Outcome[]) => list.filter((o) => o.changed && o.deltaE === undefined);
   const changedWalls = repainted(all);
   const count = (list: Outcome[], key: 'outsideMask' | 'openingPixels' | 'drawnOpeningPixels') => list.reduce((n, o) => n + o[key], 0);
-  const fromNetwork = networkFirst.filter((o, k) => k % (COLOURS.length + MATERIALS.length) === 0 && o.layout === 'network').length;
+  const fromNetwork = networkFirst.filter((o, k) => k % COLOURS.length === 0 && o.layout === 'network').length;
+  const floorsAll = all.filter((o) => o.deltaE === undefined && MATERIALS.includes(o.request as (typeof MATERIALS)[number]));
+  const relaidFloors = floorsAll.filter((o) => o.changed);
+  // The check ran where the floor report has its figures; those it refused are unchanged with them.
+  const refusedBy = (reason: string) => floorsAll.filter((o) => o.floorLeft !== undefined && o.reason === reason).length;
+  const leftOf = (list: Outcome[]) => list.filter((o) => o.floorLeft !== undefined).map((o) => o.floorLeft!);
   const md = [
     '### Walls and floors refreshed on real photos (npm run bench:refresh)',
     '',
     machineLine(),
     '',
     `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
-    "As the service runs it: on the lines' layout. Beside it, in the same run, network first: the room networks' box",
+    "As the service runs it: walls on the lines' layout; beside them, in the same run, network first: the room networks' box",
     `where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines', with the networks' windows and doors (docs/decisions/0022).`,
-    'The API answers floor requests 501 (docs/api.md).',
+    "Floors are served network first, and relaid only where the new floor reaches all but 3 % of the floor the networks see and",
+    'at least half of it lies on that floor (docs/decisions/0025); the column beside holds no second run for them.',
     'Contact sheet (input | walls | floor, as the service runs it): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
     '',
     '| Measure | Result | Network first |',
     '|---|---|---|',
     `| Walls repainted | ${changedWalls.length} of ${files.length * COLOURS.length} requests (the others unchanged with the reason) | ${repainted(networkFirst).length} |`,
-    `| Floors relaid | ${relaid(all).length} of ${files.length * MATERIALS.length} requests | ${relaid(networkFirst).length} |`,
+    `| Floors relaid | ${relaidFloors.length} of ${files.length * MATERIALS.length} requests | |`,
+    `| Floors the check against the floor seen left unchanged (the engine's other checks passed) | ${refusedBy('floor_incomplete')} floor_incomplete, ${refusedBy('floor_not_recognised')} floor_not_recognised | |`,
+    `| Floor seen that the relaid floors leave (median, worst) | ${leftOf(relaidFloors).length ? `${(100 * median(leftOf(relaidFloors))).toFixed(1)} %, ${(100 * Math.max(...leftOf(relaidFloors))).toFixed(1)} %` : '–'} | |`,
     `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) | ${count(networkFirst, 'outsideMask')} |`,
     `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; the openings the refresh kept out of the change) | ${count(networkFirst, 'openingPixels')} |`,
     `| Drawn window and door pixels changed | ${count(all, 'drawnOpeningPixels')} (target 0; the openings drawn by hand, bench/data/photo-layouts.json) | ${count(networkFirst, 'drawnOpeningPixels')} |`,
@@ -178,9 +196,9 @@ async function main(): Promise<void> {
     `| Same, median per pixel (median of photos) | ${stat(changedWalls, 'deltaEPixels')} | ${stat(repainted(networkFirst), 'deltaEPixels')} |`,
     `| Mean repainted colour with the light's colour divided out, against the paint at the same luminance, ΔE00 (median of photos) | ${stat(changedWalls, 'deltaEBalanced')} (worst ${worst(changedWalls, 'deltaEBalanced')}) | ${stat(repainted(networkFirst), 'deltaEBalanced')} |`,
     `| High-frequency residual of output/input luminance on the walls (median of photos) | ${percent(changedWalls, median)} (worst ${percent(changedWalls, (v) => Math.max(...v))}) | ${percent(repainted(networkFirst), median)} |`,
-    `| Time per request (median, analysis + detectors + masks + render) | ${median(all.map((o) => o.seconds)).toFixed(1)} s | ${median(networkFirst.map((o) => o.seconds)).toFixed(1)} s |`,
+    `| Time per request (median, analysis + detectors + masks + render) | walls ${median(all.filter((o) => !floorsAll.includes(o)).map((o) => o.seconds)).toFixed(1)} s, floors ${median(floorsAll.map((o) => o.seconds)).toFixed(1)} s | walls ${median(networkFirst.map((o) => o.seconds)).toFixed(1)} s |`,
     '',
-    'Per photo: the layout network first built on, and each request\'s outcome as the service runs it (network first\'s where it differs).',
+    'Per photo: the layout network first built on, and each request\'s outcome as the service runs it (for walls, network first\'s where it differs).',
     '',
     '| Photo | Layout | Walls | Floor |',
     '|---|---|---|---|',

@@ -118,6 +118,7 @@ test('validation rejects broken data with a message naming the problem', () => {
     ['bad palette colour', (d) => (d.styles[0]!.palette[0] = 'white'), /\/styles\/0\/palette\/0/],
     ['bad sky colour', (d) => (d.skies[0]!.zenith = '#12345'), /\/skies\/0\/zenith/],
     ['cloud cover out of range', (d) => (d.skies[0]!.cloudCover = 1.5), /\/skies\/0\/cloudCover/],
+    ['unknown floor material', (d) => (d.styles[0]!.floor = 'lava'), /styles\/modern: floor 'lava' is not one of parquet, tile/],
     ['unknown room type', (d) => (d.rooms[0]!.type = 'castle'), /type 'castle' is not one of/],
     ['smart-staging room missing', (d) => (d.rooms = d.rooms.filter((r) => r.id !== 'gaming_room')), /'gaming_room'/],
     ['misspelt field', (d) => Object.assign(d.skies[0]!, { cloud_cover: 0.2 }), /\/skies\/0\/cloud_cover/],

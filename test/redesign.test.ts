@@ -93,7 +93,7 @@ describe('the room network in a redesign', () => {
     // Stops the furniture step at its render: what the test follows happens before it.
     const renderer = { available: async () => ({ ok: true as const, version: 'stub' }), render: async () => assert.fail('rendered') };
     const lsd = lsdLineSource();
-    const request = { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, roomId: 'bedroom', creativity: 15, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false };
+    const request = { styleId: 'scandinavian', palette: loadCatalog().style('scandinavian')!.palette, floor: loadCatalog().style('scandinavian')!.floor, roomId: 'bedroom', creativity: 15, seed: 4, preserveWindows: true, preserveWalls: false, preserveFloor: false };
     const run = async (confidence: number, chair: boolean) => {
       networkCalls.length = 0;
       let lineCalls = 0;
@@ -202,14 +202,18 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
   );
 
   it(
-    'leaves the walls alone below creativity 10, with preserveWalls, or with a mask, and says why',
+    'leaves the walls alone below creativity 10, with preserveWalls, or with a mask, and says why; relays the floor in the style’s material from creativity 20',
     { skip: blender.ok ? false : 'Blender is not installed' },
     async () => {
       const low = (await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 5, seed: 4 })).job.result.redesign;
       assert.deepEqual([low.walls.changed, low.walls.reason], [false, 'creativity']);
+      assert.deepEqual([low.floor.changed, low.floor.reason], [false, 'creativity']);
       const kept = (await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 25, preserveWalls: true, seed: 4 })).job.result.redesign;
       assert.deepEqual([kept.walls.changed, kept.walls.reason], [false, 'preserved']);
-      assert.deepEqual([kept.floor.changed, kept.floor.reason], [false, 'not_available']);
+      // Japandi's floor, pale oak, where the refresh is sure it reaches the whole floor the room network sees.
+      assert.equal(kept.floor.changed, true, JSON.stringify(kept.floor));
+      assert.equal(kept.floor.material.id, loadCatalog().style('japandi')!.floor);
+      assert.ok(kept.changed.includes('floor'), JSON.stringify(kept.changed));
       // The left half of the photo marked: the furniture stands there, the walls are not painted in part.
       const half = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#000' } })
         .composite([{ input: await sharp({ create: { width: 160, height: 240, channels: 3, background: '#fff' } }).png().toBuffer(), left: 0, top: 0 }])
@@ -217,6 +221,7 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
         .toBuffer();
       const masked = await redesign('/v1/redesign', { styleId: 'japandi', roomId: 'bedroom', creativity: 15, mask: dataUrl(half), seed: 4 });
       assert.deepEqual([masked.job.result.redesign.walls.changed, masked.job.result.redesign.walls.reason], [false, 'mask_given']);
+      assert.deepEqual([masked.job.result.redesign.floor.changed, masked.job.result.redesign.floor.reason], [false, 'mask_given']);
       const staging = masked.job.result.redesign.staging;
       if (staging.changed) {
         for (const piece of staging.pieces) {

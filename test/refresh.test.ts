@@ -263,6 +263,68 @@ describe('the room network in a refresh', { timeout: TIMEOUT_MS }, () => {
   });
 });
 
+describe('a relaid floor checked against the floor the room network sees', { timeout: TIMEOUT_MS }, () => {
+  const room = paintedRoom();
+  const { width, height } = room.image;
+  /** The drawn room's maps as a network would see them, with what it calls floor given per pixel. */
+  const networkSeeing = (floor: (p: number) => boolean) => async (_working: RawImage): Promise<RoomSegmentation> => ({
+    width,
+    height,
+    visible: Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : floor(p) ? 'floor' : face === 1 ? 'ceiling' : 'wall')),
+    layout: room.labels.slice(),
+    layoutConfidence: new Float32Array(width * height).fill(1),
+    edges: new Float32Array(width * height),
+  });
+  const lines = { layout: lsdLineSource(), name: 'lsd', mlsd: false };
+  const relay = (roomNetwork?: ReturnType<typeof networkSeeing>) =>
+    refreshPhoto(room.image, { transformation: 'floor', value: 'tile', material: floorMaterial('tile')!, seed: 3 }, { lines: roomNetwork ? { ...lines, roomNetwork } : lines });
+  const isFloor = (p: number) => room.labels[p] === 0;
+  /** 40 pixels of the walls above the floor: floor the layout does not reach, as where a layout misplaced a wall. */
+  const floorUnderWalls = (() => {
+    const band = new Uint8Array(width * height);
+    for (let x = 0; x < width; x++) {
+      let y = height - 1;
+      while (y >= 0 && room.labels[y * width + x] === 0) y--;
+      for (let k = 0; k < 40 && y - k >= 0; k++) if (room.labels[(y - k) * width + x]! >= 2 && !room.window[(y - k) * width + x]) band[(y - k) * width + x] = 1;
+    }
+    return band;
+  })();
+
+  it('relays a floor the network sees where the layout has it, reporting how much of it the new floor reaches', async () => {
+    const done = await relay(networkSeeing(isFloor));
+    const refresh = done.result.refresh as { unchanged: boolean; floorSeen: { leftShare: number; relaidOnFloorShare: number; share: number } };
+    assert.equal(refresh.unchanged, false, JSON.stringify(refresh));
+    assert.ok(refresh.floorSeen.leftShare < 0.03, JSON.stringify(refresh.floorSeen));
+    assert.ok(refresh.floorSeen.relaidOnFloorShare > 0.95, JSON.stringify(refresh.floorSeen));
+    for (let p = 0; p < width * height; p++) {
+      if (room.labels[p] !== 0 && room.pure[p]) assert.ok(sameBytes(done.image.data, room.image.data, p), `pixel ${p % width},${Math.floor(p / width)} off the floor changed`);
+    }
+  });
+
+  it('leaves the photo unchanged (floor_incomplete) where the network sees floor the new floor would not reach', async () => {
+    const done = await relay(networkSeeing((p) => isFloor(p) || floorUnderWalls[p] === 1));
+    const refresh = done.result.refresh as { unchangedReason?: string; unchangedDetail?: string; floorSeen: { leftShare: number } };
+    assert.equal(refresh.unchangedReason, 'floor_incomplete', JSON.stringify(refresh));
+    assert.ok(refresh.floorSeen.leftShare > 0.03, JSON.stringify(refresh.floorSeen));
+    assert.match(refresh.unchangedDetail ?? '', /stop short of \d+ % of the floor the room network sees/);
+    assert.equal(done.changeMask, undefined);
+    assert.ok(Buffer.from(done.image.data).equals(Buffer.from(room.image.data)), 'the photo comes back as it was');
+  });
+
+  it('leaves the photo unchanged (floor_not_recognised) where the network sees no floor where the new one would go', async () => {
+    const done = await relay(networkSeeing(() => false));
+    assert.equal(done.result.refresh.unchangedReason, 'floor_not_recognised', JSON.stringify(done.result.refresh));
+    assert.match(done.result.refresh.unchangedDetail as string, /the room network sees floor on 0 % of what would be relaid/);
+    assert.ok(Buffer.from(done.image.data).equals(Buffer.from(room.image.data)), 'the photo comes back as it was');
+  });
+
+  it('relays no floor without the network (floor_unchecked): nothing could tell a patchwork', async () => {
+    const done = await relay();
+    assert.equal(done.result.refresh.unchangedReason, 'floor_unchecked', JSON.stringify(done.result.refresh));
+    assert.ok(Buffer.from(done.image.data).equals(Buffer.from(room.image.data)), 'the photo comes back as it was');
+  });
+});
+
 describe('openings that look like their wall', { timeout: TIMEOUT_MS }, () => {
   const room = paintedRoom();
   const { width, height } = room.image;
@@ -417,11 +479,19 @@ describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
     assert.ok(Buffer.from(output.data).equals(pixels), 'the photo comes back as it was');
   });
 
-  it('answers a valid floor request 501 operation_unavailable saying why, before any job', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload: { url: 'https://example.com/room.jpg', transformation: 'floor', value: 'parquet' } });
-    assert.equal(response.statusCode, 501);
-    assert.equal(response.json().code, 'operation_unavailable');
-    assert.match(response.json().detail, /relaying the floor is not available yet/);
+  it('relays the floor of a room photo with the room networks: every change on the floor, the floor report in the job', async () => {
+    const room = paintedRoom(320, 240);
+    const png = await sharp(Buffer.from(room.image.data), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
+    const { job, output } = await run({ url: dataUrl(png), transformation: 'floor', value: 'tile' });
+    const refresh = job.result.refresh;
+    // The shipped networks see this drawn room's floor where its layout has it.
+    assert.equal(refresh.unchanged, false, JSON.stringify(refresh));
+    assert.equal(refresh.layout.evidence, 'network');
+    assert.equal(refresh.material.id, 'tile');
+    assert.ok(refresh.floorSeen.leftShare <= 0.03, JSON.stringify(refresh.floorSeen));
+    for (let p = 0; p < 320 * 240; p++) {
+      if (room.labels[p] !== 0 && room.pure[p]) assert.ok(sameBytes(output.data, room.image.data, p), `pixel ${p % 320},${Math.floor(p / 320)} off the floor changed`);
+    }
   });
 
   it('refuses an unknown floor material with 400 naming the known ones, before any job', async () => {

@@ -4,6 +4,7 @@ import styles from './styles.json' with { type: 'json' };
 import rooms from './rooms.json' with { type: 'json' };
 import furnitures from './furnitures.json' with { type: 'json' };
 import skies from './skies.json' with { type: 'json' };
+import { FLOOR_MATERIAL_IDS } from '../vision/restyle/floor-materials.js';
 
 /**
  * The lists behind GET /v1/styles, /v1/rooms, /v1/furnitures and /v1/skies. The JSON files carry more than the
@@ -17,6 +18,8 @@ export interface Style {
   description: string;
   palette: string[];
   materials: string[];
+  /** The floor material a redesign in the style lays (an id of vision/restyle/floor-materials.ts). */
+  floor: string;
 }
 
 export interface Room {
@@ -126,6 +129,7 @@ const CatalogDataSchema = Type.Object({
         description: Label,
         palette: Type.Array(Hex, { minItems: 3, maxItems: 5 }),
         materials: Type.Array(Label, { minItems: 1 }),
+        floor: Label,
       },
       strict,
     ),
@@ -192,6 +196,11 @@ export function validateCatalogData(data: unknown): CatalogData {
   // Furniture ids are unique across groups because furnish takes a bare furnitureId.
   checkUnique('furnitures', Object.values(data.furnitures).flatMap((items) => items.map((f) => f.id)));
 
+  for (const style of data.styles) {
+    if (!FLOOR_MATERIAL_IDS.includes(style.floor)) {
+      problems.push(`styles/${style.id}: floor '${style.floor}' is not one of ${FLOOR_MATERIAL_IDS.join(', ')}`);
+    }
+  }
   for (const room of data.rooms) {
     if (!ROOM_TYPES.includes(room.type)) {
       problems.push(`rooms/${room.id}: type '${room.type}' is not one of ${ROOM_TYPES.join(', ')}`);

@@ -6,8 +6,8 @@ import { runRedesign } from './redesign.js';
 
 /**
  * The creativity the service applies, on the public twin's 0–30 scale; the spec has the service choose it and echo it
- * in the acknowledgement. The furniture and the walls (from WALLS_FROM): the floor is not relaid yet (the refresh
- * answers floors 501).
+ * in the acknowledgement. The furniture and the walls (from WALLS_FROM), not the floor (from FLOOR_FROM): a new floor is
+ * the largest change a redesign makes, and a client that wants it asks POST /v1/redesign for creativity 20 or more.
  */
 export const REDESIGN_CREATIVITY = 15;
 

@@ -31,7 +31,7 @@ const preserve = (what: string) =>
  */
 export async function runRedesign(
   image: RawImage,
-  request: Omit<RedesignRequest, 'palette' | 'seed'> & { seed: number | undefined },
+  request: Omit<RedesignRequest, 'palette' | 'floor' | 'seed'> & { seed: number | undefined },
   context: OperationContext,
 ): Promise<OperationOutput> {
   const style = loadCatalog().style(request.styleId)!; // validated before the job was made
@@ -41,7 +41,7 @@ export async function runRedesign(
   const centernet = await requireDetector(context.models, OBJECT_MODEL_NAMES.centernet, 'redesign');
   const redesigned = await redesignPhoto(
     image,
-    { ...request, palette: style.palette, seed: request.seed ?? crypto.randomInt(0, MAX_SEED) },
+    { ...request, palette: style.palette, floor: style.floor, seed: request.seed ?? crypto.randomInt(0, MAX_SEED) },
     {
       lines: await chooseLineSources(context.models, { roomNetwork: true }),
       detectors: await withOptionalDetectors(context.models, centernet),

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../../errors.js';
-import { FLOOR_MATERIAL_IDS, FLOOR_MATERIALS, floorMaterial } from '../../vision/restyle/floor-materials.js';
+import { FLOOR_MATERIAL_IDS, FLOOR_MATERIALS, floorMaterial, floorSeedOf } from '../../vision/restyle/floor-materials.js';
 import { OBJECT_MODEL_NAMES } from '../declutter/detect-objects.js';
 import { refreshPhoto, type RefreshRequest } from '../refresh/refresh-photo.js';
 import { defineOperation } from './define.js';
 import { chooseLineSources } from './line-source-choice.js';
 import { withOptionalDetectors } from './object-detectors.js';
+import { requireModel } from './model-policy.js';
+import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL } from '../geometry/room-network.js';
 
 /**
  * The wall colours the spec's public twin names, as the paints they stand for (sRGB); a `#rrggbb` colour is accepted
@@ -45,13 +47,6 @@ function paintOf(value: string): string {
   return Object.hasOwn(PAINT_COLOURS, value) ? PAINT_COLOURS[value as keyof typeof PAINT_COLOURS] : value.toLowerCase();
 }
 
-/** A material's own seed: the same material looks the same on every photo. */
-function seedOf(id: string): number {
-  let hash = 2166136261;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619);
-  return (hash >>> 1) & 0x7fffffff;
-}
-
 /**
  * POST /v1/refresh, as the spec's public twin publishes it (issue 18): the walls repainted or the floor relaid,
  * nothing else changed (services/refresh/refresh-photo.ts). Where the room's geometry is not sure of the surface, the
@@ -81,18 +76,17 @@ export const refresh = defineOperation({
   credits: () => 1,
   queue: () => 'heavy',
   validate: (params) => checkRefreshValue(params.transformation, params.value),
-  // Looked at on the shared photos, 6 of the 10 floors the engine relaid stopped in the middle of the old floor (the
-  // geometry found only part of it), and no measure yet tells those from the good ones (docs/api.md): until one
-  // does, a relaid floor would be a patchwork returned as a success.
-  unavailableFor: (params) =>
-    params.transformation === 'floor'
-      ? 'relaying the floor is not available yet: the service cannot yet check that the new floor covers the whole floor seen in the photo; transformation "walls" is'
-      : undefined,
   acknowledgement: (params) => ({ transformation: params.transformation, value: params.value }),
   run: async ({ image, params }, context) => {
-    // The lines alone: with the room networks' box first (at 0.6, showing the floor), 4 of the 50 bench requests were
-    // repainted against 6, the rest the same (docs/decisions/0022).
-    const lines = await chooseLineSources(context.models);
+    // Walls: the lines alone (with the room networks' box first, 4 of the 50 bench requests were repainted against 6,
+    // the rest the same; docs/decisions/0022). Floors: the networks' box first, and what the networks see as floor is
+    // what the new floor must reach (docs/decisions/0025); with no other way to check that, they are required.
+    const floor = params.transformation === 'floor';
+    if (floor) {
+      await requireModel(context.models, ROOM_NETWORK_MODEL, 'a floor refresh');
+      await requireModel(context.models, ROOM_LAYOUT_MODEL, 'a floor refresh');
+    }
+    const lines = await chooseLineSources(context.models, { roomNetwork: floor });
     // Furniture and objects the detectors find are never painted over or floored over; without CenterNet the look of
     // the surfaces alone keeps them out (a 503 naming it unless the operator allows fallbacks, as for the declutter).
     const detectors = (await context.models.isInstalled(OBJECT_MODEL_NAMES.centernet))
@@ -101,7 +95,7 @@ export const refresh = defineOperation({
     const request: RefreshRequest =
       params.transformation === 'walls'
         ? { transformation: 'walls', value: params.value, paint: paintOf(params.value) }
-        : { transformation: 'floor', value: params.value, material: floorMaterial(params.value)!, seed: seedOf(params.value) };
+        : { transformation: 'floor', value: params.value, material: floorMaterial(params.value)!, seed: floorSeedOf(params.value) };
     const refreshed = await refreshPhoto(image, request, { lines, ...(detectors ? { detectors } : {}), signal: context.signal, progress: context.progress });
     return {
       image: refreshed.image,

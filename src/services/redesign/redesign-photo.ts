@@ -15,11 +15,12 @@ import type { RenderQuality } from '../staging/render-pieces.js';
 import { roomLayoutDoubt, stageRoom } from '../staging/stage-room.js';
 import { isPieceSized, isStandingFurniture } from '../staging/standing-furniture.js';
 import { wallPaintOf } from './style-paint.js';
+import { floorMaterial, floorSeedOf } from '../../vision/restyle/floor-materials.js';
 
 /**
  * Creativity, on the public twin's 0–30 scale, from which each surface may change: below WALLS_FROM only the
  * furniture (what stands is removed where that comes out clean, and the style's furniture is placed); from it the
- * walls are repainted in the style's paint too; from FLOOR_FROM the floor would be relaid as well.
+ * walls are repainted in the style's paint too; from FLOOR_FROM the floor is relaid in the style's material as well.
  */
 export const WALLS_FROM = 10;
 export const FLOOR_FROM = 20;
@@ -34,6 +35,8 @@ export interface RedesignRequest {
   styleId: string;
   /** The style's palette (the catalog's `#rrggbb` colours): the walls' paint is drawn from it. */
   palette: readonly string[];
+  /** The style's floor material (the catalog's `floor`, an id of vision/restyle/floor-materials.ts). */
+  floor: string;
   roomId: string;
   /** 0–30: which surfaces may change (WALLS_FROM, FLOOR_FROM). */
   creativity: number;
@@ -65,7 +68,7 @@ export interface RedesignedPhoto {
    * For benchmarks: where each step may have changed the photo (non-zero), and the light the walls were painted under
    * (the refresh's estimate: its colour and the old paint's albedo).
    */
-  steps: { removal: Uint8Array; walls?: Uint8Array; staging?: Uint8Array; wallsLight?: { cast: number[]; oldAlbedo: number } };
+  steps: { removal: Uint8Array; walls?: Uint8Array; floor?: Uint8Array; staging?: Uint8Array; wallsLight?: { cast: number[]; oldAlbedo: number } };
 }
 
 /** Why a step left the photo as it was, in the job's words. */
@@ -145,13 +148,40 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   timer.lap('walls');
   progress(0.4);
 
-  // 3. The floor: not relaid yet (the refresh answers floors 501: the engine cannot yet check that a new floor covers
-  // the whole floor seen).
-  const floor = request.preserveFloor
+  // 3. The floor, in the style's material, where the refresh is sure the new floor reaches all of the floor seen.
+  let floor: Record<string, unknown> | Skipped;
+  let floorMask: Uint8Array | undefined;
+  const floorSkipped = request.preserveFloor
     ? skipped('preserved', 'preserveFloor was set')
-    : request.creativity < FLOOR_FROM
-      ? skipped('creativity', `the floor would be relaid from creativity ${FLOOR_FROM}`)
-      : skipped('not_available', 'relaying the floor is not available yet: the service cannot yet check that a new floor covers the whole floor seen in the photo');
+    : request.mask
+      ? skipped('mask_given', 'with a mask only what it marks changes, and a floor relaid in part would be a patchwork')
+      : request.creativity < FLOOR_FROM
+        ? skipped('creativity', `the floor is relaid from creativity ${FLOOR_FROM}`)
+        : !deps.lines.roomNetwork
+          ? skipped('floor_unchecked', 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo')
+          : undefined;
+  if (floorSkipped) {
+    floor = floorSkipped;
+  } else {
+    // The catalog checks every style's floor against the materials when it loads.
+    const material = floorMaterial(request.floor);
+    if (!material) throw new Error(`floor material ${request.floor} is not one of the materials`);
+    const refreshed = await refreshPhoto(
+      current,
+      { transformation: 'floor', value: material.id, material, seed: floorSeedOf(material.id) },
+      { lines: deps.lines, detectors: deps.detectors, analysis: room.analysis, ...abortable, progress: (f) => progress(0.4 + 0.05 * f) },
+    );
+    const report = refreshed.result.refresh;
+    if (refreshed.changeMask) {
+      current = refreshed.image;
+      floorMask = refreshed.changeMask;
+      floor = { changed: true, material: report.material, changedPixels: report.changedPixels };
+    } else {
+      floor = { changed: false, material: report.material, reason: report.unchangedReason, detail: report.unchangedDetail };
+    }
+  }
+  timer.lap('floor');
+  progress(0.45);
 
   // 4. The style's furniture: an empty room gets the programme's furniture alone, a furnished one its decor as well.
   let staging: Record<string, unknown> | Skipped;
@@ -188,7 +218,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
           quality: deps.quality,
           ...(standing.length ? { existing: { find: async () => standing } } : {}),
           ...abortable,
-          progress: (f) => progress(0.4 + 0.58 * f),
+          progress: (f) => progress(0.45 + 0.53 * f),
         },
       );
       current = staged.image;
@@ -208,7 +238,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   const changeMask = new Uint8Array(image.width * image.height);
   let changedPixels = 0;
   for (let p = 0; p < changeMask.length; p++) {
-    if (removal.changed[p] || wallsMask?.[p] || stagingMask?.[p]) changeMask[p] = 255;
+    if (removal.changed[p] || wallsMask?.[p] || floorMask?.[p] || stagingMask?.[p]) changeMask[p] = 255;
     const q = p * image.channels;
     let differs = false;
     for (let c = 0; c < image.channels; c++) differs ||= current.data[q + c] !== image.data[q + c];
@@ -218,6 +248,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   const changed = [
     ...(removal.removed.length ? ['furniture_removed'] : []),
     ...(walls.changed ? ['walls'] : []),
+    ...(floor.changed ? ['floor'] : []),
     ...(staging.changed ? ['furniture_placed'] : []),
   ];
   return {
@@ -251,6 +282,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     steps: {
       removal: removal.changed,
       ...(wallsMask ? { walls: wallsMask } : {}),
+      ...(floorMask ? { floor: floorMask } : {}),
       ...(stagingMask ? { staging: stagingMask } : {}),
       ...(wallsLight ? { wallsLight } : {}),
     },

@@ -17,6 +17,8 @@ import { albedoOf, estimateSceneLight } from '../../vision/restyle/scene-light.j
 import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask.js';
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
+import { floorCoverage, type GridMask } from '../../vision/restyle/floor-coverage.js';
+import { VISIBLE_CLASSES, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import { looksLikeItsWall } from '../../vision/restyle/plain-openings.js';
 import { analysisBox, analysisCamera, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { horizonCells, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
@@ -43,7 +45,11 @@ export type RefreshRequest =
  * - `surface_cluttered` (floor): furniture, objects or a rug cover too much of the floor, or what could be relaid is
  *   in pieces: a new floor around them would look patched;
  * - `walls_patchy` (walls): the paint would be a patchwork: a wall face would keep much of its old paint beside the
- *   new one, or the paint's border would run ragged through the walls (see wallPatchiness).
+ *   new one, or the paint's border would run ragged through the walls (see wallPatchiness);
+ * - `floor_incomplete` (floor): the new floor would stop short of floor the room network sees (a wall the layout
+ *   misplaced, the floor going on past a partition): the old floor would run on beside the new one;
+ * - `floor_unchecked` (floor): the room network did not run, so nothing can tell whether the new floor would reach all
+ *   of the floor seen.
  */
 export type RefreshUnchangedReason =
   | 'layout_uncertain'
@@ -53,10 +59,15 @@ export type RefreshUnchangedReason =
   | 'floor_not_recognised'
   | 'room_furnished'
   | 'surface_cluttered'
-  | 'walls_patchy';
+  | 'walls_patchy'
+  | 'floor_incomplete'
+  | 'floor_unchecked';
 
 export interface RefreshDeps {
-  /** The lines the refresh analyses the photo with; with the room network in them, its box comes first. */
+  /**
+   * The lines the refresh analyses the photo with; with the room network in them, its box comes first. A floor is
+   * relaid only with the network: what it sees as floor is what the new floor must reach.
+   */
   lines: ChosenLines;
   /** The declutter's detectors: furniture and objects they find are never repainted or covered by the new floor. */
   detectors?: ObjectDetectors;
@@ -125,6 +136,17 @@ const MIN_FLOOR_MAIN_SHARE = 0.6;
 const FOREIGN_LOOK_APART = 10;
 /** ... and such looks may make up at most this share of the floor's interior. */
 const MAX_FOREIGN_LOOK_SHARE = 0.1;
+/**
+ * Most of the floor the room network sees that a relaid floor may leave as it was, the least share of the relaid
+ * floor the network must see as floor (floorCoverage), and the tolerance along the two masks' borders as a share of
+ * the network's longer side. Set on the shared photos (bench/refresh.ts, docs/decisions/0025): the relays looked at
+ * and judged whole left up to 1.6 % of the floor seen, the patchworks 4.2 % and more; whole relays lay at least 66 % on
+ * the floor seen (a dark, glossy wood floor the network calls furniture in part), one over a white floor the network
+ * does not see as floor 0 %, its edge ragged.
+ */
+const MAX_FLOOR_LEFT = 0.03;
+const MIN_RELAID_ON_FLOOR = 0.5;
+const FLOOR_EDGE_TOLERANCE = 0.008;
 /** A detector box over this share of the photo is the detector seeing the room itself as furniture. */
 const MAX_OBJECT_SHARE = 0.5;
 
@@ -192,6 +214,11 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     openings,
   });
 
+  // What the room network sees as floor is what a new floor must reach.
+  const floorNetwork = walls ? undefined : deps.lines.roomNetwork;
+  if (!walls && !floorNetwork) {
+    return unchanged('floor_unchecked', 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo');
+  }
   const doubt = unsureLayout(analysis) ?? missingFloor(analysis, MIN_FLOOR_SHARE) ?? networkContradicts(analysis);
   if (doubt) return unchanged('layout_uncertain', doubt);
   const faceLabels = walls ? ['wall-left', 'wall-front', 'wall-right', 'wall-back'] : ['floor'];
@@ -313,6 +340,35 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     );
   }
 
+  // The last check of a floor: the relaid floor must reach all of the floor the room network sees.
+  if (floorNetwork) {
+    const seenFloor = floorSeenOf(await floorNetwork(image));
+    timer.lap('floorSeen');
+    const [toSeenX, toSeenY] = [seenFloor.width / image.width, seenFloor.height / image.height];
+    const keptOut = polygonMask(seenFloor.width, seenFloor.height, analysis.openings.map((o) => o.polygon.map(([x, y]) => [x * toSeenX, y * toSeenY] as [number, number])));
+    const coverage = floorCoverage(seenFloor, { width, height, mask: surface.mask }, keptOut, Math.max(1, Math.round(FLOOR_EDGE_TOLERANCE * Math.max(seenFloor.width, seenFloor.height))));
+    report.floorSeen = {
+      share: round(coverage.seenShare),
+      leftShare: round(coverage.leftShare),
+      largestLeftShare: round(coverage.largestShare),
+      relaidOnFloorShare: round(coverage.onFloorShare),
+    };
+    if (coverage.onFloorShare < MIN_RELAID_ON_FLOOR) {
+      return unchanged(
+        'floor_not_recognised',
+        `the room network sees floor on ${(100 * coverage.onFloorShare).toFixed(0)} % of what would be relaid (at least ${100 * MIN_RELAID_ON_FLOOR} %): the new floor would cover something else`,
+        surface,
+      );
+    }
+    if (coverage.leftShare > MAX_FLOOR_LEFT) {
+      return unchanged(
+        'floor_incomplete',
+        `the new floor would stop short of ${(100 * coverage.leftShare).toFixed(0)} % of the floor the room network sees (at most ${100 * MAX_FLOOR_LEFT} %): the old floor would run on beside it`,
+        surface,
+      );
+    }
+  }
+
   const reference = new Uint8Array(width * height);
   for (let i = 0; i < reference.length; i++) if ((WALL_FACES.includes(labels[i]!) || labels[i] === CEILING) && !forbidden[i]) reference[i] = 1;
   const light = estimateSceneLight(image, planes, reference);
@@ -358,6 +414,12 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     surface,
     openings,
   };
+}
+
+/** What the room network sees as floor, on its own grid. */
+function floorSeenOf(seen: RoomSegmentation): GridMask {
+  const floor = VISIBLE_CLASSES.indexOf('floor');
+  return { width: seen.width, height: seen.height, mask: Uint8Array.from(seen.visible, (v) => (v === floor ? 1 : 0)) };
 }
 
 /**

@@ -40,6 +40,7 @@ export const FLOOR_MATERIALS: readonly FloorMaterial[] = [
   { id: 'light-oak', description: 'pale oak planks, 20 cm wide', pattern: 'planks', colour: '#c9a77e', size: 0.2, length: [1.2, 2.4], seam: { width: 0.0012, colour: '#7a5c3c' }, pieceVariation: 0.1, grain: 0.12 },
   { id: 'walnut', description: 'dark walnut planks, 14 cm wide', pattern: 'planks', colour: '#5a3c28', size: 0.14, length: [0.7, 1.8], seam: { width: 0.0015, colour: '#24160d' }, pieceVariation: 0.16, grain: 0.2 },
   { id: 'slate-tile', description: 'dark slate tiles, 30 cm', pattern: 'tiles', colour: '#4b4e52', size: 0.3, seam: { width: 0.004, colour: '#6e6a64' }, pieceVariation: 0.1, grain: 0.1 },
+  { id: 'terracotta', description: 'terracotta tiles, 30 cm', pattern: 'tiles', colour: '#b0673f', size: 0.3, seam: { width: 0.005, colour: '#d8cbb6' }, pieceVariation: 0.1, grain: 0.08 },
   { id: 'grey-carpet', description: 'mid-grey wall-to-wall carpet', pattern: 'carpet', colour: '#8a8987', size: 0.004, pieceVariation: 0, grain: 0.12 },
 ];
 
@@ -47,6 +48,13 @@ export const FLOOR_MATERIAL_IDS: readonly string[] = FLOOR_MATERIALS.map((m) => 
 
 export function floorMaterial(id: string): FloorMaterial | undefined {
   return FLOOR_MATERIALS.find((m) => m.id === id);
+}
+
+/** A material's own seed: the same material looks the same on every photo. */
+export function floorSeedOf(id: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619);
+  return (hash >>> 1) & 0x7fffffff;
 }
 
 /** Writes the linear-RGB albedo at floor point (u, v) metres, seen by a pixel `footprint` metres wide, into `out`. */

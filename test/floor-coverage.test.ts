@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { floorCoverage } from '../src/vision/restyle/floor-coverage.js';
+
+/** A width × height mask, 1 where `inside(x, y)` holds (x, y as shares of the sides, at the cell centre). */
+function grid(width: number, height: number, inside: (x: number, y: number) => boolean) {
+  const mask = Uint8Array.from({ length: width * height }, (_, i) => (inside(((i % width) + 0.5) / width, (Math.floor(i / width) + 0.5) / height) ? 1 : 0));
+  return { width, height, mask };
+}
+
+describe('floorCoverage', () => {
+  // The floor seen: the lower half of a 40 × 30 map (the network's grid).
+  const seen = grid(40, 30, (_, y) => y > 0.5);
+  const nothingKept = new Uint8Array(40 * 30);
+
+  it('finds nothing left where the relaid floor, on a finer grid, covers the floor seen', () => {
+    const coverage = floorCoverage(seen, grid(200, 150, (_, y) => y > 0.5), nothingKept, 0);
+    assert.deepEqual(coverage, { seenShare: 0.5, leftShare: 0, largestShare: 0, onFloorShare: 1 });
+  });
+
+  it('measures the strip the relaid floor stops short of, less what the tolerance forgives', () => {
+    // The relaid floor stops a quarter of the way from the left: 10 of the 40 columns of the floor seen are left.
+    const relaid = grid(200, 150, (x, y) => y > 0.5 && x > 0.25);
+    assert.equal(floorCoverage(seen, relaid, nothingKept, 0).leftShare, 0.25);
+    const forgiven = floorCoverage(seen, relaid, nothingKept, 2);
+    assert.equal(forgiven.leftShare, 8 / 40);
+    assert.equal(forgiven.largestShare, 8 / 40);
+  });
+
+  it('counts two pieces left apart, the largest on its own', () => {
+    const relaid = grid(80, 60, (x, y) => y > 0.5 && x > 0.1 && x < 0.75);
+    const coverage = floorCoverage(seen, relaid, nothingKept, 0);
+    assert.equal(coverage.leftShare, (4 + 10) / 40);
+    assert.equal(coverage.largestShare, 10 / 40);
+  });
+
+  it('neither counts nor leaves the floor seen through what is kept out (a doorway)', () => {
+    const doorway = grid(40, 30, (x) => x < 0.25).mask;
+    const coverage = floorCoverage(seen, grid(200, 150, (x, y) => y > 0.5 && x > 0.25), doorway, 0);
+    assert.equal(coverage.leftShare, 0);
+    assert.equal(coverage.seenShare, 0.375);
+  });
+
+  it('tells the share of the relaid floor that lies on the floor seen', () => {
+    // Relaid up to 60 % of the height: a tenth of the map's height of wall relaid besides the floor's half.
+    const coverage = floorCoverage(seen, grid(200, 150, (_, y) => y > 0.4), nothingKept, 0);
+    assert.equal(coverage.leftShare, 0);
+    assert.equal(coverage.onFloorShare, 15 / 18);
+    // A relaid floor where nothing is seen as floor.
+    assert.equal(floorCoverage(grid(40, 30, () => false), grid(200, 150, (_, y) => y > 0.5), nothingKept, 0).onFloorShare, 0);
+  });
+
+  it('takes a relaid grid coarser than the floor seen', () => {
+    const coverage = floorCoverage(seen, grid(20, 16, (x, y) => y > 0.5 && x > 0.5), nothingKept, 0);
+    assert.equal(coverage.leftShare, 0.5);
+  });
+});
+
