@@ -1,6 +1,6 @@
 /**
  * npm run bench:redesign — the redesign pipeline (services/redesign/redesign-photo.ts, as POST /v1/creative-redesign
- * runs it: creativity 15, windows and doors kept) on every furnished photo of ../shared/testdata/rooms in three styles,
+ * runs it: creativity 20, windows and doors kept) on every furnished photo of ../shared/testdata/rooms in three styles,
  * and on every empty room photo of the shared sets in one style each (in turn), reduced to --long-side px, as the room
  * type its name says.
  *
@@ -184,7 +184,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
     '',
     machineLine(),
     '',
-    `creative-redesign's pipeline (creativity ${REDESIGN_CREATIVITY}: the furniture and the walls; windows and doors kept) on every furnished photo of`,
+    `creative-redesign's pipeline (creativity ${REDESIGN_CREATIVITY}: the furniture, the walls and the floor; windows and doors kept) on every furnished photo of`,
     `the shared set (${furnishedFiles.length}) in ${STYLES.join(', ')}, and on every empty room photo (${emptyFiles.length}) in one of them in turn, reduced to ${longSide} px on the`,
     "longer side, as the room type the photo's name says. Every step builds on one analysis: the room network's box where it is found at 0.6 and",
     "passes the stagings' checks, else the lines' (analyzeWithSecondOpinion, docs/decisions/0022). Window and door pixels are counted twice: in the",

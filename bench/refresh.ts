@@ -28,7 +28,7 @@ import { chooseLineSources, withoutRoomNetwork, type ChosenLines } from '../src/
 import { PAINT_COLOURS } from '../src/services/operations/refresh.js';
 import { refreshPhoto, type RefreshRequest } from '../src/services/refresh/refresh-photo.js';
 import type { RawImage } from '../src/vision/raw-image.js';
-import { floorMaterial } from '../src/vision/restyle/floor-materials.js';
+import { floorMaterial } from '../src/catalog/floor-materials.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
 import { drawnOpeningsMask } from './layout-scoring.js';
 import { machineLine, writeSection } from './report.js';
@@ -80,7 +80,7 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
   for (let p = 0; p < width * height; p++) {
     const differs = out[p * 3] !== image.data[p * 3] || out[p * 3 + 1] !== image.data[p * 3 + 1] || out[p * 3 + 2] !== image.data[p * 3 + 2];
     if (differs && !done.changeMask?.[p]) outcome.outsideMask++;
-    if (differs && done.openings[p]) outcome.openingPixels++;
+    if (differs && done.openings?.[p]) outcome.openingPixels++;
     if (differs && drawn[p]) outcome.drawnOpeningPixels++;
   }
   if (request.transformation === 'walls' && done.changeMask && refresh.light && refresh.oldAlbedo) {

@@ -12,6 +12,7 @@ import { acknowledgementSchema } from '../src/http/schemas/job.js';
 import { createGuardedFetcher } from '../src/repositories/fetcher/guarded-fetcher.js';
 import { defineOperation, erase } from '../src/services/operations/define.js';
 import { OPERATIONS } from '../src/services/operations/registry.js';
+import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { openTestDatabase, type TestDatabase } from './helpers/test-database.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
@@ -88,14 +89,11 @@ describe('processing answers name their job (X-Job-Id, Link) and honour Prefer: 
     assert.equal((await getJob(problem.jobId)).json().status, 'failed');
   });
 
-  it('names no job where none was made (validation, 501)', async () => {
+  it('names no job where none was made (validation)', async () => {
     const invalid = await post('/v1/upscale', { url: 'ftp://example.com/a.png' });
     assert.equal(invalid.statusCode, 400);
     assert.equal(invalid.headers['x-job-id'], undefined);
-    const unbuilt = await post('/v1/refresh', { url: 'https://example.com/a.jpg', transformation: 'floor', value: 'parquet' });
-    assert.equal(unbuilt.statusCode, 501);
-    assert.equal(unbuilt.headers['x-job-id'], undefined);
-    assert.equal(unbuilt.headers.link, undefined);
+    assert.equal(invalid.headers.link, undefined);
   });
 
   it('documents the header fields and the Prefer request header in the OpenAPI document', async () => {
@@ -202,7 +200,7 @@ describe('acknowledgements come from the operation modules', () => {
     const byName = new Map(OPERATIONS.map((o) => [o.name, o]));
     const redesign = byName.get('creative-redesign')!;
     const fields = redesign.acknowledgement({ styleId: 'modern', roomId: 'bedroom' }, catalog);
-    assert.deepEqual(fields, { styleId: 'modern', roomId: 'bedroom', creativity: 15 });
+    assert.deepEqual(fields, { styleId: 'modern', roomId: 'bedroom', creativity: REDESIGN_CREATIVITY });
     assert.ok(Value.Check(acknowledgementSchema(redesign), { status: 'pending', id: 'x', ...fields, mode: 'redesign' }));
     assert.deepEqual(byName.get('furnish')!.acknowledgement({ styleId: 'modern', furnitureId: 'f' }, catalog), { styleId: 'modern' });
   });
@@ -336,20 +334,15 @@ describe('logging of answers that are not faults', () => {
     await database.close();
   });
 
-  it('logs a 501 and a 400 at info, with their code and without a stack', async () => {
-    const unbuilt = await app.inject({
-      method: 'POST',
-      url: '/v1/refresh',
-      headers: auth,
-      payload: { url: 'https://example.com/a.jpg', transformation: 'floor', value: 'parquet' },
-    });
-    assert.equal(unbuilt.statusCode, 501);
+  it('logs a 404, a 400 and a 401 at info, with their code and without a stack', async () => {
+    const gone = await app.inject({ method: 'GET', url: `/v1/outputs/${'0'.repeat(32)}.png` });
+    assert.equal(gone.statusCode, 404);
     const invalid = await app.inject({ method: 'POST', url: '/v1/upscale', headers: auth, payload: { url: 'x' } });
     assert.equal(invalid.statusCode, 400);
     const anonymous = await app.inject({ method: 'GET', url: '/v1/styles' });
     assert.equal(anonymous.statusCode, 401);
     await new Promise((resolve) => setImmediate(resolve));
-    for (const code of ['operation_unavailable', 'validation_failed', 'unauthorized']) {
+    for (const code of ['not_found', 'validation_failed', 'unauthorized']) {
       const line = lines.find((l) => l.code === code);
       assert.ok(line, `${code} is logged`);
       assert.equal(line.level, 30, `${code} at info`);

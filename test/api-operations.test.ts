@@ -247,7 +247,7 @@ describe('processing endpoints', () => {
   });
 });
 
-describe('requests answered 501 and the validation before them', () => {
+describe('the spec’s validation rules', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
@@ -257,18 +257,7 @@ describe('requests answered 501 and the validation before them', () => {
   const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: path, headers: t.auth, payload });
   const url = 'http://127.0.0.1:9/room.jpg';
 
-  it('validates, then answers 501 operation_unavailable and never creates a job', async () => {
-    const cases: [string, object][] = [['/v1/refresh', { url, transformation: 'floor', value: 'tile' }]];
-    for (const [path, body] of cases) {
-      const response = await post(path, body);
-      assert.equal(response.statusCode, 501, `${path} ${JSON.stringify(body)}`);
-      assert.equal(response.json().code, 'operation_unavailable');
-    }
-    const jobs = await t.database.db.selectFrom('jobs').select('id').execute();
-    assert.equal(jobs.length, 0);
-  });
-
-  it('applies the spec’s validation rules before that', async () => {
+  it('names the field at fault, endpoint by endpoint', async () => {
     const cases: [string, object, string][] = [
       ['/v1/creative-redesign', { url, roomId: 'living_room' }, '/styleId'],
       ['/v1/creative-redesign', { url, styleId: 'no_such_style', roomId: 'living_room' }, '/styleId'],

@@ -50,6 +50,16 @@ describe('floorCoverage', () => {
     assert.equal(floorCoverage(grid(40, 30, () => false), grid(200, 150, (_, y) => y > 0.5), nothingKept, 0).onFloorShare, 0);
   });
 
+  it('scales each axis on its own: a relaid grid stretched otherwise than the floor seen', () => {
+    // 2.5 relaid cells per seen cell across, 5 down; relaid from a quarter of the width and from half the height.
+    const coverage = floorCoverage(seen, grid(100, 150, (x, y) => y > 0.5 && x > 0.25), nothingKept, 0);
+    assert.equal(coverage.leftShare, 0.25);
+    assert.equal(coverage.onFloorShare, 1);
+    // The same with the axes swapped is wrong on both counts: the relaid floor would cover another part of the map.
+    const swapped = floorCoverage(seen, grid(100, 150, (x, y) => x > 0.5 && y > 0.25), nothingKept, 0);
+    assert.ok(swapped.onFloorShare < 1 && swapped.leftShare > 0.25, JSON.stringify(swapped));
+  });
+
   it('takes a relaid grid coarser than the floor seen', () => {
     const coverage = floorCoverage(seen, grid(20, 16, (x, y) => y > 0.5 && x > 0.5), nothingKept, 0);
     assert.equal(coverage.leftShare, 0.5);

@@ -7,8 +7,8 @@ import sharp from 'sharp';
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { AppError } from '../src/errors.js';
 import type { ImageModels } from '../src/services/image-models.js';
-import { ROOM_NETWORK_MODEL } from '../src/services/geometry/room-network.js';
-import { ModelPolicy } from '../src/services/operations/model-policy.js';
+import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL } from '../src/services/geometry/room-network.js';
+import { ModelPolicy, requireModels } from '../src/services/operations/model-policy.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { dataUrl, makeImage } from './helpers/fixtures.js';
 
@@ -59,6 +59,20 @@ describe('the missing-model rule', () => {
       { engine: 'lsd', models: ['m'], reason: 'model m is not installed' },
       { engine: 'declutter without n', models: ['n'], reason: 'model n is not installed' },
     ]);
+  });
+
+  it('names every missing model a floor refresh needs in one 503, fallbacks allowed or not', async () => {
+    for (const allowFallbacks of [false, true]) {
+      const policy = new ModelPolicy(models([]), { operation: 'refresh', allowFallbacks });
+      await assert.rejects(requireModels(policy, [ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL], 'a floor refresh'), (error: unknown) => {
+        assert.ok(isServiceUnavailable(error));
+        assert.match(error.message, /^a floor refresh needs the models room-understanding, room-layout, which are not installed/);
+        assert.doesNotMatch(error.message, /ALLOW_MODEL_FALLBACKS/);
+        return true;
+      });
+      assert.deepEqual(policy.fallbacks, []);
+    }
+    await requireModels(new ModelPolicy(models([ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL]), { operation: 'refresh', allowFallbacks: false }), [ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL]);
   });
 
   it('never falls back for a model that has no fallback', async () => {

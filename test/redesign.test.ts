@@ -161,43 +161,57 @@ describe('POST /v1/redesign and /v1/creative-redesign on a drawn empty room', { 
   const same = (output: Buffer, p: number) => [0, 1, 2].every((c) => output[p * 3 + c] === pixels[p * 3 + c]);
 
   it(
-    'repaints the walls in the style’s paint and furnishes the room, the window untouched, every change inside the change mask',
+    'repaints the walls in the style’s paint, relays the floor in its material and furnishes the room, the window untouched, every change inside the change mask',
     { skip: blender.ok ? false : 'Blender is not installed' },
     async () => {
-      const { ack, job, output, mask } = await redesign('/v1/redesign', { styleId: 'scandinavian', roomId: 'bedroom', creativity: 15, preserveWindows: true, seed: 4 });
-      assert.equal(ack.creativity, 15);
+      const { ack, job, output, mask } = await redesign('/v1/redesign', { styleId: 'scandinavian', roomId: 'bedroom', creativity: 25, preserveWindows: true, seed: 4 });
+      assert.equal(ack.creativity, 25);
       assert.equal(job.mode, 'redesign');
       const result = job.result.redesign;
-      assert.equal(result.creativity, 15);
+      assert.equal(result.creativity, 25);
       assert.equal(result.seed, 4);
       assert.equal(result.roomWasFurnished, false);
       assert.equal(result.walls.changed, true, JSON.stringify(result.walls));
       assert.equal(result.walls.paint, '#e8e4dc');
-      assert.equal(result.floor.changed, false);
-      assert.equal(result.floor.reason, 'creativity');
+      assert.equal(result.floor.changed, true, JSON.stringify(result.floor));
+      assert.equal(result.floor.material.id, 'light-oak');
       assert.equal(result.staging.changed, true, JSON.stringify(result.staging));
       assert.ok(result.staging.pieces.length >= 1, `${result.staging.pieces.length} pieces`);
-      assert.deepEqual(result.changed, ['walls', 'furniture_placed']);
+      assert.deepEqual(result.changed, ['walls', 'floor', 'furniture_placed']);
       // The walls are the refresh's, in the style's paint: where no furniture stands before them, the redesign's wall
       // pixels are those POST /v1/refresh gives the same photo in that paint.
       const refreshed = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload: { url: dataUrl(await photo), transformation: 'walls', value: '#e8e4dc' } });
       assert.equal(refreshed.statusCode, 200, refreshed.body);
       const walls = await sharp(Buffer.from(refreshed.json().base64, 'base64')).removeAlpha().raw().toBuffer();
+      // The floor too, under the light of the photo's own walls: the new paint does not recolour it.
+      const floorRefreshed = await t.app.inject({ method: 'POST', url: '/v1/refresh', headers: t.auth, payload: { url: dataUrl(await photo), transformation: 'floor', value: 'light-oak' } });
+      assert.equal(floorRefreshed.statusCode, 200, floorRefreshed.body);
+      const floor = await sharp(Buffer.from(floorRefreshed.json().base64, 'base64')).removeAlpha().raw().toBuffer();
       let changed = 0;
       let wallPixels = 0;
       let asRefreshed = 0;
+      let floorPixels = 0;
+      let floorAsRefreshed = 0;
       for (let p = 0; p < 320 * 240; p++) {
         const unchanged = same(output, p);
         if (!mask[p]) assert.ok(unchanged, `pixel ${p % 320},${Math.floor(p / 320)} changed outside the change mask`);
         if (room.window[p]) assert.ok(unchanged, `window pixel ${p % 320},${Math.floor(p / 320)} changed`);
         if (!unchanged) changed++;
+        const asIn = (other: Buffer) => !unchanged && [0, 1, 2].every((c) => output[p * 3 + c] === other[p * 3 + c]);
         if (room.wall[p]) {
           wallPixels++;
-          if (!unchanged && [0, 1, 2].every((c) => output[p * 3 + c] === walls[p * 3 + c])) asRefreshed++;
+          if (asIn(walls)) asRefreshed++;
+        }
+        if (room.labels[p] === 0 && room.pure[p]) {
+          floorPixels++;
+          if (asIn(floor)) floorAsRefreshed++;
         }
       }
       assert.equal(result.changedPixels, changed);
       assert.ok(asRefreshed > 0.5 * wallPixels, `${asRefreshed} of ${wallPixels} wall pixels repainted as the refresh paints them`);
+      // The bed, the rug and their shadows cover most of this floor; where they do not, the floor is the refresh's to
+      // the byte, which a light judged on the new paint would not give anywhere.
+      assert.ok(floorAsRefreshed > 0.2 * floorPixels, `${floorAsRefreshed} of ${floorPixels} floor pixels relaid as the refresh lays them`);
     },
   );
 

@@ -13,7 +13,8 @@ import { LUMINANCE_WEIGHTS } from '../src/vision/colour.js';
 import { downsampleToPlanes } from '../src/vision/colour-planes.js';
 import { dilateRound } from '../src/vision/declutter/mask-shapes.js';
 import { floorPlane, projectPoint, worldToCamera } from '../src/vision/geometry/camera.js';
-import { FLOOR_MATERIAL_IDS, floorMaterial, floorSampler } from '../src/vision/restyle/floor-materials.js';
+import { floorSampler } from '../src/vision/restyle/floor-materials.js';
+import { FLOOR_MATERIAL_IDS, floorMaterial } from '../src/catalog/floor-materials.js';
 import { linearOfHex } from '../src/vision/restyle/hex-colour.js';
 import { floorMapping, floorShading, relayFloor } from '../src/vision/restyle/relay-floor.js';
 import { lightTint, repaintWalls } from '../src/vision/restyle/repaint-walls.js';
@@ -266,15 +267,25 @@ describe('the room network in a refresh', { timeout: TIMEOUT_MS }, () => {
 describe('a relaid floor checked against the floor the room network sees', { timeout: TIMEOUT_MS }, () => {
   const room = paintedRoom();
   const { width, height } = room.image;
-  /** The drawn room's maps as a network would see them, with what it calls floor given per pixel. */
-  const networkSeeing = (floor: (p: number) => boolean) => async (_working: RawImage): Promise<RoomSegmentation> => ({
-    width,
-    height,
-    visible: Uint8Array.from(room.labels, (face, p) => VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : floor(p) ? 'floor' : face === 1 ? 'ceiling' : 'wall')),
-    layout: room.labels.slice(),
-    layoutConfidence: new Float32Array(width * height).fill(1),
-    edges: new Float32Array(width * height),
-  });
+  /**
+   * The drawn room's maps as a network would see them, at half the photo's size (a network's maps are smaller than the
+   * photo), with what it calls floor given per photo pixel.
+   */
+  const networkSeeing = (floor: (p: number) => boolean) => async (_working: RawImage): Promise<RoomSegmentation> => {
+    const [w, h] = [width / 2, height / 2];
+    const at = (i: number) => 2 * Math.floor(i / w) * width + 2 * (i % w);
+    return {
+      width: w,
+      height: h,
+      visible: Uint8Array.from({ length: w * h }, (_, i) => {
+        const p = at(i);
+        return VISIBLE_CLASSES.indexOf(room.window[p] ? 'window' : floor(p) ? 'floor' : room.labels[p] === 1 ? 'ceiling' : 'wall');
+      }),
+      layout: Uint8Array.from({ length: w * h }, (_, i) => room.labels[at(i)]!),
+      layoutConfidence: new Float32Array(w * h).fill(1),
+      edges: new Float32Array(w * h),
+    };
+  };
   const lines = { layout: lsdLineSource(), name: 'lsd', mlsd: false };
   const relay = (roomNetwork?: ReturnType<typeof networkSeeing>) =>
     refreshPhoto(room.image, { transformation: 'floor', value: 'tile', material: floorMaterial('tile')!, seed: 3 }, { lines: roomNetwork ? { ...lines, roomNetwork } : lines });
@@ -296,9 +307,16 @@ describe('a relaid floor checked against the floor the room network sees', { tim
     assert.equal(refresh.unchanged, false, JSON.stringify(refresh));
     assert.ok(refresh.floorSeen.leftShare < 0.03, JSON.stringify(refresh.floorSeen));
     assert.ok(refresh.floorSeen.relaidOnFloorShare > 0.95, JSON.stringify(refresh.floorSeen));
+    let relaid = 0;
     for (let p = 0; p < width * height; p++) {
-      if (room.labels[p] !== 0 && room.pure[p]) assert.ok(sameBytes(done.image.data, room.image.data, p), `pixel ${p % width},${Math.floor(p / width)} off the floor changed`);
+      const same = sameBytes(done.image.data, room.image.data, p);
+      if (room.labels[p] !== 0 && room.pure[p]) assert.ok(same, `pixel ${p % width},${Math.floor(p / width)} off the floor changed`);
+      if (room.window[p]) assert.ok(same, `window pixel ${p % width},${Math.floor(p / width)} changed`);
+      if (!same) assert.equal(done.changeMask?.[p], 255, `pixel ${p % width},${Math.floor(p / width)} changed outside the change mask`);
+      if (!same && room.labels[p] === 0) relaid++;
     }
+    const floorPixels = room.labels.reduce((n, l) => n + (l === 0 ? 1 : 0), 0);
+    assert.ok(relaid > 0.9 * floorPixels, `${relaid} of ${floorPixels} floor pixels relaid`);
   });
 
   it('leaves the photo unchanged (floor_incomplete) where the network sees floor the new floor would not reach', async () => {
@@ -438,7 +456,7 @@ describe('POST /v1/refresh', { timeout: TIMEOUT_MS }, () => {
   it('never paints or floors over a sofa of the walls’ colour, a rug or small objects: they stay bit-identical, or the photo comes back unchanged with the reason', async () => {
     const room = paintedRoom(320, 240, 18, -7, { furnished: true });
     const png = await sharp(Buffer.from(room.image.data), { raw: { width: 320, height: 240, channels: 3 } }).png().toBuffer();
-    for (const [transformation, value, reason] of [['walls', 'deep blue', 'room_furnished']] as const) {
+    for (const [transformation, value, reason] of [['walls', 'deep blue', 'room_furnished'], ['floor', 'parquet', 'surface_cluttered']] as const) {
       const { job, output } = await run({ url: dataUrl(png), transformation, value });
       const refresh = job.result.refresh;
       if (refresh.unchanged) {

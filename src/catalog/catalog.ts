@@ -4,7 +4,7 @@ import styles from './styles.json' with { type: 'json' };
 import rooms from './rooms.json' with { type: 'json' };
 import furnitures from './furnitures.json' with { type: 'json' };
 import skies from './skies.json' with { type: 'json' };
-import { FLOOR_MATERIAL_IDS } from '../vision/restyle/floor-materials.js';
+import { FLOOR_MATERIAL_IDS } from './floor-materials.js';
 
 /**
  * The lists behind GET /v1/styles, /v1/rooms, /v1/furnitures and /v1/skies. The JSON files carry more than the

@@ -135,7 +135,7 @@ export type RefreshTransformation = 'walls' | 'floor';
  * Extension matching the spec's public twin: the walls repainted or the floor relaid, nothing else changed. `value`:
  * for walls a `#rrggbb` colour or one of the twin's colour names (`white`, `egg shell`, `black`, `gray`, `blue`,
  * `deep blue`, `olive`, `terracotta`); for floor a material of the catalog (the twin's `parquet`, `tile`, `marble`,
- * `carpet`, `concrete`, `hardwood`, and `light-oak`, `walnut`, `slate-tile`, `grey-carpet`). See docs/api.md.
+ * `carpet`, `concrete`, `hardwood`, and `light-oak`, `walnut`, `slate-tile`, `terracotta`, `grey-carpet`). See docs/api.md.
  */
 export interface RefreshRequest {
   url: string;

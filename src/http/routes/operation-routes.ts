@@ -197,8 +197,6 @@ export function registerOperationRoutes(app: HttpApp, deps: OperationRouteDeps):
             `${operation.name} is not available on this server yet; GET /status.json lists the operations that are`,
           );
         }
-        const unavailable = operation.unavailableFor?.(body);
-        if (unavailable) throw new AppError('operation_unavailable', 501, unavailable);
         const idempotencyKey = request.headers['idempotency-key'];
         if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(idempotencyKey))) {
           throw new AppError('idempotency_key_invalid', 400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');

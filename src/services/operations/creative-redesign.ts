@@ -3,13 +3,16 @@ import { defineOperation } from './define.js';
 import { checkRoom, checkStyle } from './catalog-checks.js';
 import { seedField } from './furnish.js';
 import { runRedesign } from './redesign.js';
+import { FLOOR_FROM } from '../redesign/redesign-photo.js';
 
 /**
  * The creativity the service applies, on the public twin's 0–30 scale; the spec has the service choose it and echo it
- * in the acknowledgement. The furniture and the walls (from WALLS_FROM), not the floor (from FLOOR_FROM): a new floor is
- * the largest change a redesign makes, and a client that wants it asks POST /v1/redesign for creativity 20 or more.
+ * in the acknowledgement. The least level at which every surface may change (FLOOR_FROM): the furniture, the walls in
+ * the style's paint and the floor in its material, each only where its own checks pass (issue 18: "the same room ...
+ * with its furniture replaced ..., its walls repainted in the style's palette and, where the style calls for it, a
+ * new floor"). The job's `changed` says which did.
  */
-export const REDESIGN_CREATIVITY = 15;
+export const REDESIGN_CREATIVITY = FLOOR_FROM;
 
 export const creativeRedesign = defineOperation({
   name: 'creative-redesign',
@@ -23,7 +26,7 @@ export const creativeRedesign = defineOperation({
   acknowledgementFields: Type.Object({
     styleId: Type.String({ description: 'Echo of the request.' }),
     roomId: Type.String({ description: 'Echo of the request.' }),
-    creativity: Type.Number({ description: `The creativity level the service applies, on the 0–30 scale of POST /v1/redesign: ${REDESIGN_CREATIVITY} (the furniture and the walls).` }),
+    creativity: Type.Number({ description: `The creativity level the service applies, on the 0–30 scale of POST /v1/redesign: ${REDESIGN_CREATIVITY} (the furniture, the walls and the floor, each where its checks pass).` }),
   }),
   acceptsMask: false,
   credits: () => 1,

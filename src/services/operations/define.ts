@@ -23,7 +23,7 @@ export function erase<S extends TObject, A extends TObject>(operation: Operation
     const first = Value.Errors(schema, params).First();
     throw new AppError('validation_failed', 400, `the parameters of ${name} are not valid: ${first?.path ?? ''} ${first?.message ?? ''}`.trim());
   };
-  const { validate, checkInput, run, unavailableFor } = operation;
+  const { validate, checkInput, run } = operation;
   return {
     name,
     mode,
@@ -44,7 +44,6 @@ export function erase<S extends TObject, A extends TObject>(operation: Operation
       }
       return fields;
     },
-    ...(unavailableFor ? { unavailableFor: (params: OperationParams) => unavailableFor.call(operation, typed(params)) } : {}),
     ...(checkInput ? { checkInput: (size, params, config) => checkInput.call(operation, size, typed(params), config) } : {}),
     ...(run
       ? {

@@ -104,7 +104,7 @@ export async function analyzeWithSecondOpinion(image: RawImage, lines: AnalysisL
  * The same lines (and network), each answering again from its last answer when given the same photo: for analyses of
  * one photo run one after another (the two opinions).
  */
-function answeringOncePerPhoto<T extends AnalysisLines>(lines: T): T {
+export function answeringOncePerPhoto<T extends AnalysisLines>(lines: T): T {
   return {
     ...lines,
     layout: lastInputKept(lines.layout),

@@ -62,8 +62,14 @@ export class ModelPolicy implements ImageModels {
 
   /** A model without a fallback: its session, or a 503 whatever the setting. */
   async requireModel(name: string, needer = this.options.operation): Promise<Detector> {
-    if ((await missingModels(this.inner, [name])).length > 0) throw missingModelError(needer, [name]);
+    await this.requireModels([name], needer);
     return this.inner.detectorSession(name);
+  }
+
+  /** Models without a fallback: one 503 naming every one missing, whatever the setting. */
+  async requireModels(names: readonly string[], needer = this.options.operation): Promise<void> {
+    const missing = await missingModels(this.inner, names);
+    if (missing.length > 0) throw missingModelError(needer, missing);
   }
 
   async isInstalled(name: string): Promise<boolean> {
@@ -94,6 +100,13 @@ export async function requireModel(models: ImageModels, name: string, needer?: s
   if (models instanceof ModelPolicy) return models.requireModel(name, needer);
   if ((await missingModels(models, [name])).length > 0) throw missingModelError(needer ?? 'this operation', [name]);
   return models.detectorSession(name);
+}
+
+/** Installed models without a fallback, or one 503 naming every one missing (never a fallback). */
+export async function requireModels(models: ImageModels, names: readonly string[], needer?: string): Promise<void> {
+  if (models instanceof ModelPolicy) return models.requireModels(names, needer);
+  const missing = await missingModels(models, names);
+  if (missing.length > 0) throw missingModelError(needer ?? 'this operation', missing);
 }
 
 async function missingModels(models: ModelProbe, names: readonly string[]): Promise<string[]> {

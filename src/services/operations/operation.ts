@@ -38,11 +38,6 @@ export interface Operation<S extends TObject = TObject, A extends TObject = TObj
   validate?(params: Static<S>, catalog: Catalog): FieldError[];
   /** The values of `acknowledgementFields` for one request. */
   acknowledgement(params: Static<S>, catalog: Catalog): Static<A>;
-  /**
-   * For an operation that is built for some requests only: why this one is not served yet (answered 501
-   * operation_unavailable before a job exists), or undefined.
-   */
-  unavailableFor?(params: Static<S>): string | undefined;
   /** Refuses up front (before a job exists) what the operation knows it cannot do with an image of this size. */
   checkInput?(size: { width: number; height: number }, params: Static<S>, config: Config): void;
   /**
@@ -70,7 +65,6 @@ export interface AnyOperation {
   queue(params: OperationParams): JobQueueName;
   validate?(params: OperationParams, catalog: Catalog): FieldError[];
   acknowledgement(params: OperationParams, catalog: Catalog): Record<string, unknown>;
-  unavailableFor?(params: OperationParams): string | undefined;
   checkInput?(size: { width: number; height: number }, params: OperationParams, config: Config): void;
   run?(input: OperationInput<OperationParams>, context: OperationContext): Promise<OperationOutput>;
 }

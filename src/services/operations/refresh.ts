@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../../errors.js';
-import { FLOOR_MATERIAL_IDS, FLOOR_MATERIALS, floorMaterial, floorSeedOf } from '../../vision/restyle/floor-materials.js';
+import { FLOOR_MATERIAL_IDS, FLOOR_MATERIALS, floorMaterial } from '../../catalog/floor-materials.js';
+import { floorSeedOf } from '../../vision/restyle/floor-materials.js';
 import { OBJECT_MODEL_NAMES } from '../declutter/detect-objects.js';
 import { refreshPhoto, type RefreshRequest } from '../refresh/refresh-photo.js';
 import { defineOperation } from './define.js';
 import { chooseLineSources } from './line-source-choice.js';
 import { withOptionalDetectors } from './object-detectors.js';
-import { requireModel } from './model-policy.js';
+import { requireModels } from './model-policy.js';
 import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL } from '../geometry/room-network.js';
 
 /**
@@ -82,10 +83,7 @@ export const refresh = defineOperation({
     // the rest the same; docs/decisions/0022). Floors: the networks' box first, and what the networks see as floor is
     // what the new floor must reach (docs/decisions/0025); with no other way to check that, they are required.
     const floor = params.transformation === 'floor';
-    if (floor) {
-      await requireModel(context.models, ROOM_NETWORK_MODEL, 'a floor refresh');
-      await requireModel(context.models, ROOM_LAYOUT_MODEL, 'a floor refresh');
-    }
+    if (floor) await requireModels(context.models, [ROOM_NETWORK_MODEL, ROOM_LAYOUT_MODEL], 'a floor refresh');
     const lines = await chooseLineSources(context.models, { roomNetwork: floor });
     // Furniture and objects the detectors find are never painted over or floored over; without CenterNet the look of
     // the surfaces alone keeps them out (a 503 naming it unless the operator allows fallbacks, as for the declutter).

@@ -15,7 +15,9 @@ import type { RenderQuality } from '../staging/render-pieces.js';
 import { roomLayoutDoubt, stageRoom } from '../staging/stage-room.js';
 import { isPieceSized, isStandingFurniture } from '../staging/standing-furniture.js';
 import { wallPaintOf } from './style-paint.js';
-import { floorMaterial, floorSeedOf } from '../../vision/restyle/floor-materials.js';
+import { floorSeedOf } from '../../vision/restyle/floor-materials.js';
+import { floorMaterial } from '../../catalog/floor-materials.js';
+import type { SceneLight } from '../../vision/restyle/scene-light.js';
 
 /**
  * Creativity, on the public twin's 0–30 scale, from which each surface may change: below WALLS_FROM only the
@@ -120,6 +122,8 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
   let walls: Record<string, unknown> | Skipped;
   let wallsMask: Uint8Array | undefined;
   let wallsLight: { cast: number[]; oldAlbedo: number } | undefined;
+  // The photo's light as judged on its own walls: the floor step, after them, must not judge it on the new paint.
+  let photoLight: SceneLight | undefined;
   const wallsSkipped = request.preserveWalls
     ? skipped('preserved', 'preserveWalls was set')
     : request.mask
@@ -140,6 +144,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       current = refreshed.image;
       wallsMask = refreshed.changeMask;
       wallsLight = { cast: (report.light as { cast: number[] }).cast, oldAlbedo: report.oldAlbedo as number };
+      photoLight = refreshed.light;
       walls = { changed: true, paint, changedPixels: report.changedPixels };
     } else {
       walls = { changed: false, paint, reason: report.unchangedReason, detail: report.unchangedDetail };
@@ -169,7 +174,14 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
     const refreshed = await refreshPhoto(
       current,
       { transformation: 'floor', value: material.id, material, seed: floorSeedOf(material.id) },
-      { lines: deps.lines, detectors: deps.detectors, analysis: room.analysis, ...abortable, progress: (f) => progress(0.4 + 0.05 * f) },
+      {
+        lines: deps.lines,
+        detectors: deps.detectors,
+        analysis: room.analysis,
+        ...(photoLight ? { light: photoLight } : {}),
+        ...abortable,
+        progress: (f) => progress(0.4 + 0.05 * f),
+      },
     );
     const report = refreshed.result.refresh;
     if (refreshed.changeMask) {

@@ -9,23 +9,26 @@ import { boxMean } from '../../vision/box-filter.js';
 import { fillPolygon, polygonMask } from '../../vision/polygon-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { CEILING, FACE_LABELS, FLOOR, WALL_BACK, WALL_FRONT, WALL_LEFT, WALL_RIGHT } from '../../vision/geometry/room-box.js';
-import { floorSampler, type FloorMaterial } from '../../vision/restyle/floor-materials.js';
+import { floorSampler } from '../../vision/restyle/floor-materials.js';
+import type { FloorMaterial } from '../../catalog/floor-materials.js';
 import { linearOfHex } from '../../vision/restyle/hex-colour.js';
 import { floorShading, relayFloor } from '../../vision/restyle/relay-floor.js';
 import { lightTint, repaintWalls } from '../../vision/restyle/repaint-walls.js';
-import { albedoOf, estimateSceneLight } from '../../vision/restyle/scene-light.js';
+import { albedoOf, estimateSceneLight, type SceneLight } from '../../vision/restyle/scene-light.js';
+import { resizeToLongSide } from '../../vision/geometry/resample.js';
 import { surfaceMask, type SurfaceMask } from '../../vision/restyle/surface-mask.js';
 import { surfaceMatte, surfaceShading } from '../../vision/restyle/surface-matte.js';
 import { findTrimLines } from '../../vision/restyle/trim-lines.js';
 import { floorCoverage, type GridMask } from '../../vision/restyle/floor-coverage.js';
 import { VISIBLE_CLASSES, type RoomSegmentation } from '../../vision/geometry/room-segmentation.js';
 import { looksLikeItsWall } from '../../vision/restyle/plain-openings.js';
+import { frameMargin } from '../../vision/geometry/opening-frames.js';
 import { analysisBox, analysisCamera, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
 import { horizonCells, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
-import { analyzeWithSecondOpinion, type ChosenLines } from '../operations/line-source-choice.js';
+import { analyzeWithSecondOpinion, answeringOncePerPhoto, type ChosenLines } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
 
 /** What to do: a paint on the walls (an sRGB colour) or a floor material. */
@@ -76,6 +79,11 @@ export interface RefreshDeps {
    * or camera); the refresh analyses the photo itself when it is absent.
    */
   analysis?: RoomAnalysis;
+  /**
+   * The photo's light as an earlier step estimated it (the redesign's walls step, before it repainted the walls the
+   * light is judged on); the refresh estimates it itself when it is absent.
+   */
+  light?: SceneLight;
   signal?: AbortSignal;
   progress?: (fraction: number) => void;
 }
@@ -85,10 +93,15 @@ export interface RefreshedPhoto {
   /** 255 where the output may differ from the photo; absent when the photo came back unchanged. */
   changeMask?: Uint8Array;
   result: { refresh: Record<string, unknown> };
-  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors. */
-  analysis: RoomAnalysis;
+  /** The light the new surface was lit by; absent when the photo came back unchanged. */
+  light?: SceneLight;
+  /**
+   * For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors; absent where
+   * the photo was not analysed (a floor without the room network).
+   */
+  analysis?: RoomAnalysis;
   surface?: SurfaceMask;
-  openings: Uint8Array;
+  openings?: Uint8Array;
 }
 
 /**
@@ -109,8 +122,6 @@ const WORKING_SIZE = 1024;
  * it lies a ceiling that may be painted like the walls, or a skirting whose edges pass for a floor's texture.
  */
 const BORDER_BAND = 0.012;
-/** Frame kept around a window or door, as a share of its smaller side in the photo (casing, trim, sill). */
-const FRAME_SHARE = 0.04;
 /** Openings closer than this many frame margins are parts of one window (see forbiddenCells). */
 const WINDOW_GROUP_REACH = 3;
 /** Inner ramp of the matte, in working cells. */
@@ -190,14 +201,18 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const progress = deps.progress ?? (() => {});
   // The lines' box, or, where the room network is in the lines, its box first (at 0.6, showing the floor a photo looking
   // down must show), as the whole-room stagings take it (docs/decisions/0021, 0022).
+  const walls = request.transformation === 'walls';
+  // What the room network sees as floor is what a new floor must reach: without it, no floor is relaid.
+  if (!walls && !deps.lines.roomNetwork) return floorUnchecked(image, request, deps.lines.name);
+  // The network answers once per photo: the floor's check below asks it about the analysis's own working copy.
+  const lines = answeringOncePerPhoto(deps.lines);
   const { analysis, networkDoubt } = deps.analysis
     ? { analysis: deps.analysis }
-    : await analyzeWithSecondOpinion(image, deps.lines, (network) => missingFloor(network, MIN_FLOOR_SHARE), deps.signal);
+    : await analyzeWithSecondOpinion(image, lines, (network) => missingFloor(network, MIN_FLOOR_SHARE), deps.signal);
   timer.lap('analysis');
   progress(0.3);
   const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
   const round = (v: number) => Math.round(v * 1000) / 1000;
-  const walls = request.transformation === 'walls';
   const report: Record<string, unknown> = {
     transformation: request.transformation,
     value: request.value,
@@ -214,11 +229,6 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     openings,
   });
 
-  // What the room network sees as floor is what a new floor must reach.
-  const floorNetwork = walls ? undefined : deps.lines.roomNetwork;
-  if (!walls && !floorNetwork) {
-    return unchanged('floor_unchecked', 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo');
-  }
   const doubt = unsureLayout(analysis) ?? missingFloor(analysis, MIN_FLOOR_SHARE) ?? networkContradicts(analysis);
   if (doubt) return unchanged('layout_uncertain', doubt);
   const faceLabels = walls ? ['wall-left', 'wall-front', 'wall-right', 'wall-back'] : ['floor'];
@@ -341,8 +351,9 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   }
 
   // The last check of a floor: the relaid floor must reach all of the floor the room network sees.
+  const floorNetwork = walls ? undefined : lines.roomNetwork;
   if (floorNetwork) {
-    const seenFloor = floorSeenOf(await floorNetwork(image));
+    const seenFloor = floorSeenOf(await floorNetwork(resizeToLongSide(image, Math.max(analysis.working.width, analysis.working.height))));
     timer.lap('floorSeen');
     const [toSeenX, toSeenY] = [seenFloor.width / image.width, seenFloor.height / image.height];
     const keptOut = polygonMask(seenFloor.width, seenFloor.height, analysis.openings.map((o) => o.polygon.map(([x, y]) => [x * toSeenX, y * toSeenY] as [number, number])));
@@ -371,7 +382,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
 
   const reference = new Uint8Array(width * height);
   for (let i = 0; i < reference.length; i++) if ((WALL_FACES.includes(labels[i]!) || labels[i] === CEILING) && !forbidden[i]) reference[i] = 1;
-  const light = estimateSceneLight(image, planes, reference);
+  const light = deps.light ?? estimateSceneLight(image, planes, reference);
   const oldAlbedo = albedoOf(medianLuminance(planes, surface.mask), light);
   const matte = surfaceMatte(surface.mask, width, height, FEATHER);
   let output: { image: RawImage; changeMask: Uint8Array; changedPixels: number };
@@ -398,6 +409,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   return {
     image: output.image,
     changeMask: output.changeMask,
+    light,
     result: {
       refresh: {
         ...report,
@@ -413,6 +425,26 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     analysis,
     surface,
     openings,
+  };
+}
+
+/** A floor request answered without the room network: the photo as it came, and why. */
+function floorUnchecked(image: RawImage, request: RefreshRequest & { transformation: 'floor' }, lines: string): RefreshedPhoto {
+  const detail = 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo';
+  return {
+    image,
+    result: {
+      refresh: {
+        transformation: 'floor',
+        value: request.value,
+        material: { id: request.material.id, description: request.material.description, seed: request.seed },
+        lines,
+        unchanged: true,
+        unchangedReason: 'floor_unchecked' satisfies RefreshUnchangedReason,
+        unchangedDetail: detail,
+        changedPixels: 0,
+      },
+    },
   };
 }
 
@@ -442,9 +474,7 @@ function forbiddenCells(
     const polygon = opening.polygon.map(([x, y]) => [x / scale, y / scale] as [number, number]);
     const one = new Uint8Array(width * height);
     fillPolygon(one, width, height, polygon);
-    const xs = polygon.map((p) => p[0]);
-    const ys = polygon.map((p) => p[1]);
-    const margin = Math.max(2, FRAME_SHARE * Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)));
+    const margin = frameMargin(polygon);
     const grown = dilateRound(one, width, height, margin);
     for (let i = 0; i < forbidden.length; i++) forbidden[i] = forbidden[i]! | grown[i]!;
     const face = FACE_LABELS.indexOf(opening.wall);

@@ -8,7 +8,7 @@ import { compositeRenderedLayer, estimateNoiseLevel, type RenderedLayer } from '
 import { denoiseLayer } from '../../vision/feature-denoise.js';
 import { resampleLayer } from '../../vision/resample-layer.js';
 import { resizeLanczos3 } from '../../vision/lanczos.js';
-import { polygonMask } from '../../vision/polygon-mask.js';
+import { framedOpeningsMask } from '../../vision/geometry/opening-frames.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
@@ -65,7 +65,7 @@ export interface RenderSummary {
 
 /**
  * Placed pieces rendered in Blender scenes of the photo's room, camera and light, and composited by differential
- * rendering: only the pieces and their shadows change; shadows never fall on the view through a window or door.
+ * rendering: only the pieces and their shadows change; shadows never fall on a window or door, its frame or the view.
  * Only the regions the pieces and their shadows cover are rendered (renderRegions: disjoint rectangles, one Blender
  * run each, every piece in every scene so that each casts its shadow wherever it falls), at most `maxRenderPixels`.
  */
@@ -78,7 +78,7 @@ export async function renderPieces(
 ): Promise<RenderedPieces> {
   const light = estimateLight(image, room);
   const regions = renderRegions(room, pieces.map((p) => p.placement));
-  const unshadowed = polygonMask(image.width, image.height, room.openings.map((o) => o.polygon));
+  const unshadowed = framedOpeningsMask(image.width, image.height, room.openings.map((o) => o.polygon));
   const changeMask = new Uint8Array(image.width * image.height);
   const maxPixels = renderPixelLimit(image, regions, deps.quality);
   const summary: RenderSummary = { regions: regions.length, seconds: 0, peakMemoryMiB: 0, lightScale: 1, denoised: true, scale: 1 };
