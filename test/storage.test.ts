@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -209,5 +210,27 @@ describe('S3Storage specifics', () => {
       assert.ok(error.message.includes(server.endpoint), error.message);
       return true;
     });
+  });
+});
+
+describe('S3Storage against a store that stops answering', () => {
+  it('fails a request past ROOMCRAFT_S3_TIMEOUT_MS instead of waiting for ever', async () => {
+    // Accepts connections and never answers: a store hung behind a load balancer.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const base = loadConfig({}, {}).storage.s3;
+      const storage = new S3Storage({ ...base, endpoint: `http://127.0.0.1:${port}`, bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', timeoutMs: 200 });
+      await assert.rejects(storage.exists('0123456789abcdef0123456789abcdef.png'), (error: Error) => {
+        assert.match(`${error.name} ${error.message}`, /timeout/i);
+        return true;
+      });
+      assert.ok(sockets.size >= 1, 'the request reached the store');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -46,6 +46,11 @@ export const ConfigSchema = Type.Object({
       secretAccessKey: Type.Optional(Type.String()),
       /** Path-style addressing (`endpoint/bucket/key`), which MinIO and most self-hosted services need. */
       forcePathStyle: Type.Boolean(),
+      /**
+       * Longest a request to the store may take, connection included, before it fails (and the SDK retries it): a
+       * store that stops answering must not hold a job's settle or a download for ever.
+       */
+      timeoutMs: Type.Integer({ minimum: 1 }),
     }),
   }),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -198,6 +203,7 @@ export function loadConfig(env: Env = {}, overrides: DeepPartial<Config> = {}): 
         accessKeyId: env.ROOMCRAFT_S3_ACCESS_KEY_ID || undefined,
         secretAccessKey: env.ROOMCRAFT_S3_SECRET_ACCESS_KEY || undefined,
         forcePathStyle: bool(env, 'ROOMCRAFT_S3_PATH_STYLE', true),
+        timeoutMs: int(env, 'ROOMCRAFT_S3_TIMEOUT_MS', 120_000),
       },
     },
     logLevel: (env.LOG_LEVEL ?? 'info') as Config['logLevel'],

@@ -31,7 +31,7 @@ export class S3Storage implements Storage {
   private readonly client: S3Client;
 
   constructor(private readonly options: S3Options) {
-    const { endpoint, region, forcePathStyle, accessKeyId, secretAccessKey } = options;
+    const { endpoint, region, forcePathStyle, accessKeyId, secretAccessKey, timeoutMs } = options;
     if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
       throw new ConfigError(
         'set both ROOMCRAFT_S3_ACCESS_KEY_ID and ROOMCRAFT_S3_SECRET_ACCESS_KEY, or neither (the AWS default credentials)',
@@ -47,6 +47,8 @@ export class S3Storage implements Storage {
       // service; the SigV4 signature already covers each upload's SHA-256, so they are sent only where S3 requires them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // The SDK waits for ever by default; a request past the limit fails with a TimeoutError (and is retried).
+      requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs, throwOnRequestTimeout: true },
     });
   }
 
