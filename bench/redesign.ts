@@ -119,7 +119,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
       const result = done.result.redesign as {
         changed: string[];
         walls: { changed: boolean; reason?: string; paint: string };
-        floor: { reason: string };
+        floor: { changed: boolean; reason?: string };
         staging: { changed: boolean; reason?: string; pieces?: unknown[]; layout?: { evidence: string } };
         removed: { source: string; box: { width: number; height: number } }[];
         kept: { source: string; reason: string; box: { width: number; height: number } }[];
@@ -135,6 +135,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
         why: [
           ...(result.removed.length === 0 && result.kept.length > 0 ? [`kept ${result.kept.length} (${[...new Set(result.kept.map((k) => k.reason))].join(', ')})`] : []),
           ...(result.walls.changed ? [] : [`walls ${result.walls.reason}`]),
+          ...(result.floor.changed ? [] : [`floor ${result.floor.reason}`]),
           ...(result.staging.changed ? [] : [`staging ${result.staging.reason}`]),
           ...(result.staging.layout?.evidence === 'network' ? ["furniture on the room network's layout"] : []),
         ],
@@ -194,7 +195,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
     '',
     '| Measure | Furnished rooms | Empty rooms |',
     '|---|---|---|',
-    measure('Redesigns that changed the photo', (g) => `${g.filter((r) => r.changed.length).length} of ${g.length} (furniture removed ${g.filter((r) => r.changed.includes('furniture_removed')).length}, walls ${g.filter((r) => r.changed.includes('walls')).length}, furniture placed ${g.filter((r) => r.changed.includes('furniture_placed')).length})`),
+    measure('Redesigns that changed the photo', (g) => `${g.filter((r) => r.changed.length).length} of ${g.length} (furniture removed ${g.filter((r) => r.changed.includes('furniture_removed')).length}, walls ${g.filter((r) => r.changed.includes('walls')).length}, floor ${g.filter((r) => r.changed.includes('floor')).length}, furniture placed ${g.filter((r) => r.changed.includes('furniture_placed')).length})`),
     measure("Pixels changed outside the change mask (target 0; the output is the input's pixel grid: the camera is unchanged)", (g) => `${sum(g, (r) => r.outsideMask)}`),
     measure("Window and door pixels changed by more than 2 levels (target 0; openings as the lines' analysis found them)", (g) => `${sum(g, (r) => r.openingPixels)}`),
     measure('Drawn window and door pixels changed by more than 2 levels (target 0)', (g) => `${sum(g, (r) => r.drawnOpeningPixels)} of ${sum(g, (r) => r.drawnPixels)} (${g.filter((r) => r.drawnOpeningPixels > 0).length} redesigns)`),

@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
     "As the service runs it: walls on the lines' layout; beside them, in the same run, network first: the room networks' box",
     `where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines', with the networks' windows and doors (docs/decisions/0022).`,
-    "Floors are served network first, and relaid only where the new floor reaches all but 3 % of the floor the networks see and",
+    "Floors are served network first, and relaid only where the new floor reaches all but 1 % of the floor the networks see and",
     'at least half of it lies on that floor (docs/decisions/0025); the column beside holds no second run for them.',
     'Contact sheet (input | walls | floor, as the service runs it): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
     '',
