@@ -80,7 +80,7 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
   for (let p = 0; p < width * height; p++) {
     const differs = out[p * 3] !== image.data[p * 3] || out[p * 3 + 1] !== image.data[p * 3 + 1] || out[p * 3 + 2] !== image.data[p * 3 + 2];
     if (differs && !done.changeMask?.[p]) outcome.outsideMask++;
-    if (differs && done.openings?.[p]) outcome.openingPixels++;
+    if (differs && done.openings[p]) outcome.openingPixels++;
     if (differs && drawn[p]) outcome.drawnOpeningPixels++;
   }
   if (request.transformation === 'walls' && done.changeMask && refresh.light && refresh.oldAlbedo) {

@@ -162,9 +162,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
       ? skipped('mask_given', 'with a mask only what it marks changes, and a floor relaid in part would be a patchwork')
       : request.creativity < FLOOR_FROM
         ? skipped('creativity', `the floor is relaid from creativity ${FLOOR_FROM}`)
-        : !deps.lines.roomNetwork
-          ? skipped('floor_unchecked', 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo')
-          : undefined;
+        : undefined;
   if (floorSkipped) {
     floor = floorSkipped;
   } else {

@@ -95,13 +95,10 @@ export interface RefreshedPhoto {
   result: { refresh: Record<string, unknown> };
   /** The light the new surface was lit by; absent when the photo came back unchanged. */
   light?: SceneLight;
-  /**
-   * For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors; absent where
-   * the photo was not analysed (a floor without the room network).
-   */
-  analysis?: RoomAnalysis;
+  /** For benchmarks: the analysis, the surface at the working size, and the photo's windows and doors. */
+  analysis: RoomAnalysis;
   surface?: SurfaceMask;
-  openings?: Uint8Array;
+  openings: Uint8Array;
 }
 
 /**
@@ -201,13 +198,11 @@ const ENCLOSED_BORDER = 0.75;
 export async function refreshPhoto(image: RawImage, request: RefreshRequest, deps: RefreshDeps): Promise<RefreshedPhoto> {
   const timer = stepTimer(deps.signal);
   const progress = deps.progress ?? (() => {});
-  // The lines' box, or, where the room network is in the lines, its box first (at 0.6, showing the floor a photo looking
-  // down must show), as the whole-room stagings take it (docs/decisions/0021, 0022).
   const walls = request.transformation === 'walls';
-  // What the room network sees as floor is what a new floor must reach: without it, no floor is relaid.
-  if (!walls && !deps.lines.roomNetwork) return floorUnchecked(image, request, deps.lines.name);
   // The network answers once per photo: the floor's check below asks it about the analysis's own working copy.
   const lines = answeringOncePerPhoto(deps.lines);
+  // The lines' box, or, where the room network is in the lines, its box first (at 0.6, showing the floor a photo looking
+  // down must show), as the whole-room stagings take it (docs/decisions/0021, 0022).
   const { analysis, networkDoubt } = deps.analysis
     ? { analysis: deps.analysis }
     : await analyzeWithSecondOpinion(image, lines, (network) => missingFloor(network, MIN_FLOOR_SHARE), deps.signal);
@@ -231,6 +226,9 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     openings,
   });
 
+  // What the room network sees as floor is what a new floor must reach: without it, no floor is relaid.
+  const floorNetwork = walls ? undefined : lines.roomNetwork;
+  if (!walls && !floorNetwork) return unchanged('floor_unchecked', 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo');
   const doubt = unsureLayout(analysis) ?? missingFloor(analysis, MIN_FLOOR_SHARE) ?? networkContradicts(analysis);
   if (doubt) return unchanged('layout_uncertain', doubt);
   const faceLabels = walls ? ['wall-left', 'wall-front', 'wall-right', 'wall-back'] : ['floor'];
@@ -353,7 +351,6 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   }
 
   // The last check of a floor: the relaid floor must reach all of the floor the room network sees.
-  const floorNetwork = walls ? undefined : lines.roomNetwork;
   if (floorNetwork) {
     const seenFloor = floorSeenOf(await floorNetwork(resizeToLongSide(image, Math.max(analysis.working.width, analysis.working.height))));
     timer.lap('floorSeen');
@@ -427,26 +424,6 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     analysis,
     surface,
     openings,
-  };
-}
-
-/** A floor request answered without the room network: the photo as it came, and why. */
-function floorUnchecked(image: RawImage, request: RefreshRequest & { transformation: 'floor' }, lines: string): RefreshedPhoto {
-  const detail = 'the room network did not run: nothing can tell whether a new floor would reach all of the floor in the photo';
-  return {
-    image,
-    result: {
-      refresh: {
-        transformation: 'floor',
-        value: request.value,
-        material: { id: request.material.id, description: request.material.description, seed: request.seed },
-        lines,
-        unchanged: true,
-        unchangedReason: 'floor_unchecked' satisfies RefreshUnchangedReason,
-        unchangedDetail: detail,
-        changedPixels: 0,
-      },
-    },
   };
 }
 
