@@ -15,6 +15,7 @@ import {
 } from '../src/services/geometry/analyze-room.js';
 import { boxOfPoints, intersectionOverUnion, type Box } from '../src/vision/box.js';
 import { networkOpenings } from '../src/vision/geometry/openings.js';
+import { layoutDisagreement } from '../src/vision/geometry/layout-agreement.js';
 import { LAYOUT_CLASSES, networkSize, VISIBLE_CLASSES, type RoomSegmentation, type VisibleClass } from '../src/vision/geometry/room-segmentation.js';
 import { ROOM_LAYOUT_MODEL, ROOM_NETWORK_MODEL, ROOM_NETWORK_SIZE } from '../src/services/geometry/room-network.js';
 import { analyzeWithLines, analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
@@ -265,6 +266,27 @@ describe('openings seen by the room network', () => {
     const { networkAgreement, ...layout } = both.layout;
     assert.deepEqual(layout, lines.layout);
     assert.ok(networkAgreement! > 0.95, `agreement ${networkAgreement}`);
+  });
+
+  it("moves the fitted box onto the network's layout map where the network is sure of it, and only there", async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    // The map puts the front wall 0.7 m nearer than the photo's lines do: where the map is sure, the box follows it.
+    const nearer = networkView(camera, { ...ROOM, front: 3.5 }, 240, 180, []);
+    const offMap = (analysis: RoomAnalysis) => layoutDisagreement(layoutLabels(analysis, 240, 180), nearer.layout);
+    const analyse = (seen: RoomSegmentation, fitToMap?: boolean) =>
+      analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd', segmentation: async () => seen, ...(fitToMap === undefined ? {} : { fitToMap }) });
+    const fitted = await analyse(nearer, false);
+    const moved = await analyse(nearer);
+    assert.ok(offMap(fitted) >= 0.05, `the fit strays from the map on ${offMap(fitted)}`);
+    assert.ok(offMap(moved) < 0.02, `the moved box still strays on ${offMap(moved)}`);
+    assert.ok(moved.layout.fittedToMap && Math.abs(moved.layout.fittedToMap.before - offMap(fitted)) < 0.02, JSON.stringify(moved.layout.fittedToMap));
+    assert.equal(moved.layout.confidence, fitted.layout.confidence, "the fit's scores are reported as they were");
+    assert.equal(fitted.layout.fittedToMap, undefined);
+    // The same map, less sure of itself (0.85 on every pixel): the box stays as fitted.
+    const unsure = { ...nearer, layoutConfidence: new Float32Array(nearer.layoutConfidence.length).fill(0.85) };
+    const kept = await analyse(unsure);
+    assert.equal(kept.layout.fittedToMap, undefined);
+    assert.deepEqual(kept.layout.box, (await analyse(unsure, false)).layout.box);
   });
 
   it('reaches the operations through the line choice, only where they ask for it', async () => {
