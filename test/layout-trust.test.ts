@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeRoom, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
-import { horizonCells, missingFloor, unsureLayout } from '../src/services/geometry/layout-trust.js';
+import { horizonCells, layoutReport, missingFloor, unsureLayout } from '../src/services/geometry/layout-trust.js';
 import { lsdLineSource } from '../src/services/geometry/line-sources.js';
 import { layoutLabelMap } from '../src/vision/geometry/room-box.js';
 import { seededRandom } from './helpers/seeded-random.js';
@@ -23,6 +23,14 @@ async function analysedRoom(front: number): Promise<RoomAnalysis> {
 }
 
 describe('whether a layout is trusted', () => {
+  it("reports whose box a result built on, why the networks' was set aside, and how far it was moved onto their map", () => {
+    const layout = (fittedToMap?: { before: number; after: number }) =>
+      ({ layout: { evidence: 'network', ...(fittedToMap ? { fittedToMap } : {}) } }) as unknown as RoomAnalysis;
+    assert.deepEqual(layoutReport(layout()), { evidence: 'network' });
+    assert.deepEqual(layoutReport(layout({ before: 0.18924, after: 0.07204 })), { evidence: 'network', fittedToMap: { before: 0.189, after: 0.072 } });
+    assert.deepEqual(layoutReport({ layout: { evidence: 'lines' } } as unknown as RoomAnalysis, 'its confidence is 0.3'), { evidence: 'lines', networkSetAside: 'its confidence is 0.3' });
+  });
+
   it('names a confidence under the threshold asked for, NaN included', () => {
     const found = (layout: number) => ({ confidence: { vanishingPoints: 1, layout, overall: layout } });
     assert.equal(unsureLayout(found(0.7)), undefined);

@@ -69,3 +69,18 @@ export function horizonCells(analysis: Pick<RoomAnalysis, 'horizon' | 'image'>, 
   }
   return cells;
 }
+
+/**
+ * Whose box a result built on, for the job's result: `evidence` (the room networks' map or the lines), `networkSetAside`
+ * with why the networks' box was not taken where it was not, and `fittedToMap` where the box was moved onto the
+ * networks' map after the fit (the share of the map's sure pixels it disagreed with before and after).
+ */
+export function layoutReport(analysis: RoomAnalysis, networkSetAside?: string): Record<string, unknown> {
+  const moved = analysis.layout.fittedToMap;
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return {
+    evidence: analysis.layout.evidence,
+    ...(networkSetAside ? { networkSetAside } : {}),
+    ...(moved ? { fittedToMap: { before: round(moved.before), after: round(moved.after) } } : {}),
+  };
+}

@@ -8,7 +8,7 @@ import { findCandidatesIn, removeCandidates } from '../declutter/remove-automati
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { stepTimer } from '../step-timer.js';
-import { networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
+import { layoutReport, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { refreshPhoto } from '../refresh/refresh-photo.js';
 import type { FurnitureRenderer } from '../staging/furniture-renderer.js';
 import type { RenderQuality } from '../staging/render-pieces.js';
@@ -274,7 +274,7 @@ export async function redesignPhoto(image: RawImage, request: RedesignRequest, d
         changed,
         unchanged: changedPixels === 0,
         roomWasFurnished: furnished,
-        layout: { evidence: room.analysis.layout.evidence, ...(room.networkDoubt ? { networkSetAside: room.networkDoubt } : {}) },
+        layout: layoutReport(room.analysis, room.networkDoubt),
         removed: removal.removed.map((o) => ({ ...o, box: reportBox(o.box) })),
         kept: [
           ...removal.kept.map((o) => ({ ...o, box: reportBox(o.box) })),

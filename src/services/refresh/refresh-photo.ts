@@ -24,7 +24,7 @@ import { VISIBLE_CLASSES, type RoomSegmentation } from '../../vision/geometry/ro
 import { looksLikeItsWall } from '../../vision/restyle/plain-openings.js';
 import { frameMargin } from '../../vision/geometry/opening-frames.js';
 import { analysisBox, analysisCamera, layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
-import { horizonCells, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
+import { horizonCells, layoutReport, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { REMOVABLE_LABELS, type ObjectDetectors } from '../declutter/detect-objects.js';
 import { findCandidatesIn } from '../declutter/remove-automatic.js';
 import { alongWall, pointOnWall, projectWorld, type WallLabel } from '../../staging/room-model.js';
@@ -216,7 +216,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     ...(walls ? { paint: request.paint } : { material: { id: request.material.id, description: request.material.description, seed: request.seed } }),
     lines: deps.lines.name,
     layoutConfidence: round(analysis.confidence.layout),
-    layout: { evidence: analysis.layout.evidence, ...(networkDoubt ? { networkSetAside: networkDoubt } : {}) },
+    layout: layoutReport(analysis, networkDoubt),
   };
   const unchanged = (reason: RefreshUnchangedReason, detail: string, surface?: SurfaceMask): RefreshedPhoto => ({
     image,

@@ -9,7 +9,7 @@ import { findClutter } from '../../vision/declutter/clutter.js';
 import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
 import { floorMask } from '../declutter/room-planes.js';
 import type { RoomAnalysis } from '../geometry/analyze-room.js';
-import { missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
+import { layoutReport, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { boxOutline, shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -196,7 +196,7 @@ export async function stageRoom(
         lightScale: round(render.lightScale),
         geometryConfidence: round(analysis.confidence.overall),
         // Where the lines' layout stood in for the room network's (analyzeWithSecondOpinion), and why.
-        layout: { evidence: analysis.layout.evidence, ...(networkDoubt ? { networkSetAside: networkDoubt } : {}) },
+        layout: layoutReport(analysis, networkDoubt),
         renderSeconds: round(render.seconds),
         renderRegions: render.regions,
         renderPeakMemoryMiB: Math.round(render.peakMemoryMiB),
