@@ -157,6 +157,15 @@ const MAX_FOREIGN_LOOK_SHARE = 0.1;
 const MAX_FLOOR_LEFT = 0.01;
 const MIN_RELAID_ON_FLOOR = 0.9;
 const FLOOR_EDGE_TOLERANCE = 0.008;
+/**
+ * Most of the relaid floor's edge along which the floor seen may go on, FLOOR_EDGE_DEPTH of the network's longer side
+ * out (floorCoverage's openEdgeShare): past it the old floor shows as a strip along the new one. Set on the shared
+ * photos (docs/decisions/0025): the whole relays' edges are 1.7 % and 3.7 % open; a tile laid on empty_living_05,
+ * which left 0.1 % of the floor's area, left a ragged strip of its dark boards along a kitchen counter's foot, 16.8 %
+ * of its edge; the relays the other checks refuse are 39–61 % open.
+ */
+const MAX_OPEN_EDGE = 0.1;
+const FLOOR_EDGE_DEPTH = 0.005;
 /** A detector box over this share of the photo is the detector seeing the room itself as furniture. */
 const MAX_OBJECT_SHARE = 0.5;
 
@@ -356,12 +365,21 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
     timer.lap('floorSeen');
     const [toSeenX, toSeenY] = [seenFloor.width / image.width, seenFloor.height / image.height];
     const keptOut = polygonMask(seenFloor.width, seenFloor.height, analysis.openings.map((o) => o.polygon.map(([x, y]) => [x * toSeenX, y * toSeenY] as [number, number])));
-    const coverage = floorCoverage(seenFloor, { width, height, mask: surface.mask }, keptOut, Math.max(1, Math.round(FLOOR_EDGE_TOLERANCE * Math.max(seenFloor.width, seenFloor.height))));
+    const seenSide = Math.max(seenFloor.width, seenFloor.height);
+    const coverage = floorCoverage(
+      seenFloor,
+      { width, height, mask: surface.mask },
+      keptOut,
+      Math.max(1, Math.round(FLOOR_EDGE_TOLERANCE * seenSide)),
+      // Past the network's border (its cells) and the relay's own (a photo smaller than the network's grid).
+      Math.max(1, Math.round(FLOOR_EDGE_DEPTH * seenSide), Math.ceil((2 * seenSide) / Math.max(width, height))),
+    );
     report.floorSeen = {
       share: round(coverage.seenShare),
       leftShare: round(coverage.leftShare),
       largestLeftShare: round(coverage.largestShare),
       relaidOnFloorShare: round(coverage.onFloorShare),
+      openEdgeShare: round(coverage.openEdgeShare),
     };
     if (coverage.onFloorShare < MIN_RELAID_ON_FLOOR) {
       return unchanged(
@@ -374,6 +392,13 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
       return unchanged(
         'floor_incomplete',
         `the new floor would stop short of ${(100 * coverage.leftShare).toFixed(0)} % of the floor the room network sees (at most ${100 * MAX_FLOOR_LEFT} %): the old floor would run on beside it`,
+        surface,
+      );
+    }
+    if (coverage.openEdgeShare > MAX_OPEN_EDGE) {
+      return unchanged(
+        'floor_incomplete',
+        `along ${(100 * coverage.openEdgeShare).toFixed(0)} % of the new floor's edge the room network sees the floor go on (at most ${100 * MAX_OPEN_EDGE} %): the old floor would show as a strip beside the new one`,
         surface,
       );
     }

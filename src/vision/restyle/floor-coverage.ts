@@ -16,6 +16,12 @@ export interface FloorCoverage {
   leftShare: number;
   /** The largest connected piece of it, as a share of the floor seen. */
   largestShare: number;
+  /**
+   * The share of the relaid floor's edge along which the floor seen goes on: of the cells `edgeDepth` cells outside the
+   * relaid floor (kept-out cells aside), those that are floor seen. A thin strip of old floor along the new one's edge
+   * is little of the floor's area but much of its edge.
+   */
+  openEdgeShare: number;
   /** The share of the relaid floor that lies on (or within the tolerance of) the floor seen. */
   onFloorShare: number;
 }
@@ -28,9 +34,11 @@ export interface FloorCoverage {
  * through them, which no relaid floor should reach) are neither counted nor left.
  *
  * A floor relaid on the layout's floor face alone stops short where the layout misplaced a wall, or where the floor
- * goes on past a partition into the next space; the old floor then runs on beside the new one, a patchwork.
+ * goes on past a partition into the next space; the old floor then runs on beside the new one, a patchwork. Where it
+ * stops a little short along a stretch (a kitchen counter's foot the box has no face for), the old floor shows as a
+ * strip: `openEdgeShare` measures that along the edge, `edgeDepth` cells out (past the borders' disagreement).
  */
-export function floorCoverage(seen: GridMask, relaid: GridMask, keptOut: Uint8Array, tolerance: number): FloorCoverage {
+export function floorCoverage(seen: GridMask, relaid: GridMask, keptOut: Uint8Array, tolerance: number, edgeDepth: number): FloorCoverage {
   const { width, height } = seen;
   const counts = new Uint32Array(width * height);
   const totals = new Uint32Array(width * height);
@@ -77,7 +85,22 @@ export function floorCoverage(seen: GridMask, relaid: GridMask, keptOut: Uint8Ar
     if (nearFloor[i]) onFloor++;
   }
   const onFloorShare = relaidCount > 0 ? onFloor / relaidCount : 0;
-  if (floor === 0) return { seenShare: 0, leftShare: 0, largestShare: 0, onFloorShare };
+  const openEdgeShare = openEdge(seen.mask, reached, keptOut, width, height, edgeDepth);
+  if (floor === 0) return { seenShare: 0, leftShare: 0, largestShare: 0, openEdgeShare, onFloorShare };
   const largest = connectedComponents(left, width, height).reduce((most, piece) => Math.max(most, piece.pixels.length), 0);
-  return { seenShare: floor / (width * height), leftShare: leftCount / floor, largestShare: largest / floor, onFloorShare };
+  return { seenShare: floor / (width * height), leftShare: leftCount / floor, largestShare: largest / floor, openEdgeShare, onFloorShare };
+}
+
+/** Of the cells `depth` cells outside `reached` (square distance, `keptOut` aside), the share that `seen` holds. */
+function openEdge(seen: Uint8Array, reached: Uint8Array, keptOut: Uint8Array, width: number, height: number, depth: number): number {
+  const inner = depth > 1 ? dilateSquare(reached, width, height, depth - 1) : reached;
+  const outer = dilateSquare(reached, width, height, depth);
+  let ring = 0;
+  let open = 0;
+  for (let i = 0; i < outer.length; i++) {
+    if (!outer[i] || inner[i] || keptOut[i]) continue;
+    ring++;
+    if (seen[i]) open++;
+  }
+  return ring > 0 ? open / ring : 0;
 }
