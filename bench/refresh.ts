@@ -55,6 +55,8 @@ interface Outcome {
   residual?: number;
   /** Floors: the share of the floor the network sees that the relaid floor would leave, where the check ran. */
   floorLeft?: number;
+  /** The share of the relaid floor's edge along which the floor seen goes on (floorSeen.openEdgeShare). */
+  floorOpenEdge?: number;
   /** Whose box the refresh built on (the job's `layout.evidence`). */
   layout?: string;
   seconds: number;
@@ -69,13 +71,16 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
     light?: { cast: number[] };
     oldAlbedo?: number;
     layout?: { evidence: string };
-    floorSeen?: { leftShare: number };
+    floorSeen?: { leftShare: number; openEdgeShare: number };
   };
   const { width, height } = image;
   const outcome: Outcome = { request: request.value, changed: !refresh.unchanged, outsideMask: 0, openingPixels: 0, drawnOpeningPixels: 0, seconds: 0 };
   if (refresh.unchangedReason) outcome.reason = refresh.unchangedReason;
   if (refresh.layout) outcome.layout = refresh.layout.evidence;
-  if (refresh.floorSeen) outcome.floorLeft = refresh.floorSeen.leftShare;
+  if (refresh.floorSeen) {
+    outcome.floorLeft = refresh.floorSeen.leftShare;
+    outcome.floorOpenEdge = refresh.floorSeen.openEdgeShare;
+  }
   const out = done.image.data;
   for (let p = 0; p < width * height; p++) {
     const differs = out[p * 3] !== image.data[p * 3] || out[p * 3 + 1] !== image.data[p * 3 + 1] || out[p * 3 + 2] !== image.data[p * 3 + 2];
@@ -91,7 +96,7 @@ async function measure(image: RawImage, request: RefreshRequest, lines: ChosenLi
 }
 
 function describe(outcome: Outcome): string {
-  const left = outcome.floorLeft === undefined ? '' : `, floor seen left ${(100 * outcome.floorLeft).toFixed(1)} %`;
+  const left = outcome.floorLeft === undefined ? '' : `, floor seen left ${(100 * outcome.floorLeft).toFixed(1)} %, edge open ${(100 * outcome.floorOpenEdge!).toFixed(1)} %`;
   if (!outcome.changed) return `unchanged (${outcome.reason}${left})`;
   const colour = outcome.deltaE !== undefined
     ? `, ΔE00 ${outcome.deltaE.toFixed(1)} (median per pixel ${outcome.deltaEPixels!.toFixed(1)}; white-balanced ${outcome.deltaEBalanced!.toFixed(1)}), HF residual ${(100 * outcome.residual!).toFixed(2)} %`
@@ -171,6 +176,7 @@ async function main(): Promise<void> {
   // The check ran where the floor report has its figures; those it refused are unchanged with them.
   const refusedBy = (reason: string) => floorsAll.filter((o) => o.floorLeft !== undefined && o.reason === reason).length;
   const leftOf = (list: Outcome[]) => list.filter((o) => o.floorLeft !== undefined).map((o) => o.floorLeft!);
+  const openOf = (list: Outcome[]) => list.filter((o) => o.floorOpenEdge !== undefined).map((o) => o.floorOpenEdge!);
   const md = [
     '### Walls and floors refreshed on real photos (npm run bench:refresh)',
     '',
@@ -179,8 +185,9 @@ async function main(): Promise<void> {
     `POST /v1/refresh's engine on ${files.length} shared photos reduced to ${longSide} px: walls in ${COLOURS.join(' and ')}, floors in ${MATERIALS.join(' and ')}.`,
     "As the service runs it: walls on the lines' layout; beside them, in the same run, network first: the room networks' box",
     `where it is found at 0.6 and shows the floor (${fromNetwork} of ${files.length} photos), else the lines', with the networks' windows and doors (docs/decisions/0022).`,
-    "Floors are served network first, and relaid only where the new floor reaches all but 1 % of the floor the networks see and at least",
-    '90 % of it lies on that floor (docs/decisions/0025); the column beside holds no second run for them.',
+    "Floors are served network first, and relaid only where the new floor reaches all but 1 % of the floor the networks see, at least",
+    "90 % of it lies on that floor, and along at most 10 % of its edge they see the floor go on (docs/decisions/0025); the column beside",
+    'holds no second run for them.',
     'Contact sheet (input | walls | floor, as the service runs it): [docs/images/refresh-contact-sheet.jpg](images/refresh-contact-sheet.jpg).',
     '',
     '| Measure | Result | Network first |',
@@ -189,6 +196,7 @@ async function main(): Promise<void> {
     `| Floors relaid | ${relaidFloors.length} of ${files.length * MATERIALS.length} requests | |`,
     `| Floors the check against the floor seen left unchanged (the engine's other checks passed) | ${refusedBy('floor_incomplete')} floor_incomplete, ${refusedBy('floor_not_recognised')} floor_not_recognised | |`,
     `| Floor seen that the relaid floors leave (median, worst) | ${leftOf(relaidFloors).length ? `${(100 * median(leftOf(relaidFloors))).toFixed(1)} %, ${(100 * Math.max(...leftOf(relaidFloors))).toFixed(1)} %` : '–'} | |`,
+    `| Relaid floors' edge along which the floor seen goes on (median, worst) | ${openOf(relaidFloors).length ? `${(100 * median(openOf(relaidFloors))).toFixed(1)} %, ${(100 * Math.max(...openOf(relaidFloors))).toFixed(1)} %` : '–'} | |`,
     `| Pixels changed outside the change mask | ${count(all, 'outsideMask')} (target 0) | ${count(networkFirst, 'outsideMask')} |`,
     `| Window and door pixels changed | ${count(all, 'openingPixels')} (target 0; the openings the refresh kept out of the change) | ${count(networkFirst, 'openingPixels')} |`,
     `| Drawn window and door pixels changed | ${count(all, 'drawnOpeningPixels')} (target 0; the openings drawn by hand, bench/data/photo-layouts.json) | ${count(networkFirst, 'drawnOpeningPixels')} |`,
