@@ -40,8 +40,7 @@ describe('whether a layout is trusted', () => {
   });
 
   it('trusts an unsure box that was moved onto a sure map and follows it, and no other', () => {
-    const fittedBox = { left: -2, right: 2, front: 4, floor: -1.5, ceiling: 1.1 };
-    const moved = (after: number) => ({ confidence: { vanishingPoints: 1, layout: 0.3, overall: 0.3 }, layout: { fittedToMap: { before: 0.19, after, fittedBox } } });
+    const moved = (after: number) => ({ confidence: { vanishingPoints: 1, layout: 0.3, overall: 0.3 }, layout: { fittedToMap: { before: 0.19, after } } });
     assert.equal(unsureLayout(moved(0.072)), undefined);
     assert.equal(unsureLayout(moved(MAX_MOVED_BOX_DISAGREEMENT)), undefined);
     assert.equal(unsureLayout(moved(0.157)), "the room's layout was found with confidence 0.3, below 0.6");

@@ -167,12 +167,7 @@ export interface RoomAnalysis {
      * pixels the fitted box disagreed with, and the share the moved box disagrees with. The fit's scores and confidence
      * above are the fitted box's.
      */
-    fittedToMap?: {
-      before: number;
-      after: number;
-      /** The box as fitted, before the move, in metres as `box` below. */
-      fittedBox: { left: number; right: number; front: number; floor: number; ceiling: number };
-    };
+    fittedToMap?: { before: number; after: number };
     /** The visible faces; `share` is the face's part of the image, and the shares add up to 1. */
     faces: { label: FaceLabel; polygon: Point[]; share: number }[];
     boundaries: { between: [FaceLabel, FaceLabel]; from: Point; to: Point }[];
@@ -350,11 +345,11 @@ export async function analyzeRoom(image: RawImage, lines: LineSource, options: A
     }),
     layout: {
       evidence: segmentation && networkUse.includes('layout') ? 'network' : 'lines',
-      ...(mapFit ? { fittedToMap: { before: mapFit.before, after: mapFit.after, fittedBox: metricBox(scaleBox(fitted.box, cameraHeight)) } } : {}),
+      ...(mapFit ? { fittedToMap: { before: mapFit.before, after: mapFit.after } } : {}),
       ...(segmentation ? { networkAgreement: 1 - layoutDisagreement(layoutLabelMap(camera, layout.box, segmentation.width, segmentation.height), segmentation.layout) } : {}),
       faces,
       boundaries,
-      box: metricBox(metric),
+      box: { left: metric.left, right: metric.right, front: metric.front, floor: metric.floor, ceiling: metric.ceiling },
       score: layout.score,
       orientationAgreement: layout.orientationAgreement,
       orientedShare: layout.orientedShare,
@@ -397,11 +392,6 @@ function fitToSureMap(camera: PinholeCamera, box: RoomBox, segmentation: RoomSeg
   if (layoutMapConfidence(segmentation) < MAP_FIT.minMapConfidence) return undefined;
   const fit = fitBoxToLayoutMap(camera, box, segmentation, { minDisagreement: MAP_FIT.minDisagreement });
   return fit.after < fit.before ? fit : undefined;
-}
-
-/** A box in metres as the analysis reports it (the back wall is not modelled). */
-function metricBox(box: RoomBox): RoomAnalysis['layout']['box'] {
-  return { left: box.left, right: box.right, front: box.front, floor: box.floor, ceiling: box.ceiling };
 }
 
 /** The analysis's camera as a PinholeCamera in photo pixels. */

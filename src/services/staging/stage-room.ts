@@ -216,15 +216,10 @@ const MAX_STANDING_ASPECT = 3;
  * floor-clutter finder sees it, where the layout is trusted enough for it. Its box holds only the floor part of each,
  * so the outline reaches up to the top of the photo: a piece whose image overlaps it would be drawn over it, whether
  * it stood behind it or before it (seen on empty_living_03: a sofa drawn through a pillar standing in front of it).
- * The finder learns the floor's look on the layout's floor face; where the box was moved onto the room network's map
- * (layout.fittedToMap), the floors of both boxes are searched: on empty_living_03 the moved box's floor hid the
- * pillar's foot that the fitted box's floor shows, and a sofa was drawn through the pillar again.
  */
 function floorStandingOutlines(image: RawImage, analysis: RoomAnalysis): [number, number][][] {
   if (!(analysis.confidence.layout >= MIN_PLANE_CONFIDENCE)) return [];
-  const fitted = analysis.layout.fittedToMap?.fittedBox;
-  const floors = [floorMask(analysis), ...(fitted ? [floorMask({ ...analysis, layout: { ...analysis.layout, box: fitted } })] : [])];
-  const boxes = floors.flatMap((floor) => findClutter(image, floor, new Uint8Array(image.width * image.height)).boxes);
+  const { boxes } = findClutter(image, floorMask(analysis), new Uint8Array(image.width * image.height));
   const margin = 2;
   // Only compact regions inside the frame: a long strip is the layout's floor edge running along a wall's foot (a
   // rendered room's bounce light read as clutter: 556 × 44 px), and a region cut by the frame is most often the
