@@ -273,10 +273,10 @@ describe('openings seen by the room network', () => {
     // The map puts the front wall 0.7 m nearer than the photo's lines do: where the map is sure, the box follows it.
     const nearer = networkView(camera, { ...ROOM, front: 3.5 }, 240, 180, []);
     const offMap = (analysis: RoomAnalysis) => layoutDisagreement(layoutLabels(analysis, 240, 180), nearer.layout);
-    const analyse = (seen: RoomSegmentation, fitToMap?: boolean) =>
-      analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd', segmentation: async () => seen, ...(fitToMap === undefined ? {} : { fitToMap }) });
+    const analyse = (seen: RoomSegmentation, fitToMap: boolean) => analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd', segmentation: async () => seen, fitToMap });
     const fitted = await analyse(nearer, false);
-    const moved = await analyse(nearer);
+    const moved = await analyse(nearer, true);
+    assert.deepEqual((await analyzeRoom(image, lsdLineSource(), { lineSourceName: 'lsd', segmentation: async () => nearer })).layout.box, fitted.layout.box, 'not asked: the box as fitted');
     assert.ok(offMap(fitted) >= 0.05, `the fit strays from the map on ${offMap(fitted)}`);
     assert.ok(offMap(moved) < 0.02, `the moved box still strays on ${offMap(moved)}`);
     assert.ok(moved.layout.fittedToMap && Math.abs(moved.layout.fittedToMap.before - offMap(fitted)) < 0.02, JSON.stringify(moved.layout.fittedToMap));
@@ -284,7 +284,7 @@ describe('openings seen by the room network', () => {
     assert.equal(fitted.layout.fittedToMap, undefined);
     // The same map, less sure of itself (0.85 on every pixel): the box stays as fitted.
     const unsure = { ...nearer, layoutConfidence: new Float32Array(nearer.layoutConfidence.length).fill(0.85) };
-    const kept = await analyse(unsure);
+    const kept = await analyse(unsure, true);
     assert.equal(kept.layout.fittedToMap, undefined);
     assert.deepEqual(kept.layout.box, (await analyse(unsure, false)).layout.box);
   });
