@@ -39,7 +39,6 @@ export function fitBoxToLayoutMap(camera: PinholeCamera, box: RoomBox, map: Room
   const grid = mapGrid(map, options.gridSize ?? 160, options.minConfidence ?? 0.6);
   const maxEvaluations = options.maxEvaluations ?? 600;
   const distances = ['left', 'right', 'front', 'ceiling'] as const;
-  const movable = distances.map((key) => Number.isFinite(box[key]));
   // The logarithms of each distance's ratio to the start's.
   const moved = (p: readonly number[]): RoomBox => {
     const out = { ...box };
@@ -59,7 +58,7 @@ export function fitBoxToLayoutMap(camera: PinholeCamera, box: RoomBox, map: Room
   while (before >= (options.minDisagreement ?? 0) && evaluations < maxEvaluations && steps.some((s) => s >= minStep)) {
     let improved = false;
     for (let k = 0; k < best.length && evaluations < maxEvaluations; k++) {
-      if (!movable[k] || steps[k]! < minStep) continue;
+      if (steps[k]! < minStep) continue;
       for (const sign of [1, -1]) {
         const trial = best.slice();
         trial[k] = trial[k]! + sign * steps[k]!;
