@@ -259,7 +259,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const belowHorizon = horizonCells(analysis, width, height);
   const band = Math.round(BORDER_BAND * Math.max(width, height));
   const floorOptions = { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 };
-  const wallOptions = { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true };
+  const wallOptions = { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true, closeAroundFixtures: true };
   const { forbidden, likeWall } = forbiddenCells(analysis, planes, labels, scale, objects);
   // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height; they
   // are neither wall to paint nor floor to cover.

@@ -1,6 +1,6 @@
 import { boxMean } from '../box-filter.js';
 import type { ColourPlanes } from '../colour-planes.js';
-import { connectedComponents } from '../connected-components.js';
+import { connectedComponents, type Component } from '../connected-components.js';
 import { clusterDistance, fitFeatureClusters, type FeatureClusters } from '../declutter/feature-clusters.js';
 import { floorFeatures } from '../declutter/floor-appearance.js';
 import { squaredDistanceToMask } from '../declutter/mask-shapes.js';
@@ -70,6 +70,11 @@ export interface SurfaceMaskOptions {
   edgeStep: number;
   /** Cells smoother than the surface's median texture count as the surface's (walls). */
   smoothIsSurface?: boolean;
+  /**
+   * A hole holding a fixture is closed around it (walls: a socket is small and crisp, the shade around it paint; on a
+   * floor, what stands there has soft parts a margin would cut in two). See closeFaintHoles.
+   */
+  closeAroundFixtures?: boolean;
 }
 
 export interface SurfaceMask {
@@ -115,6 +120,8 @@ const PINHOLE_CELLS = 6;
 const FIXTURE_FACTOR = 1.75;
 /** ... and it holds at most this share of the faces' cells. */
 const MAX_FAINT_HOLE_SHARE = 0.03;
+/** Cells around a fixture's core inside a hole that stay out with it (its outline's soft edge). */
+const FIXTURE_MARGIN = 2;
 /** Radius of the local mean, as a share of the working copy's longer side. */
 const LOCAL_RADIUS = 0.03;
 
@@ -182,10 +189,14 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
   const rivalCells = options.rivals ? interiorOf(labels, blocked, options.rivals, options.band, width, height) : undefined;
   const rival = rivalCells ? rivalModel(absolute, rivalCells) : undefined;
   const own = rival ? fitFeatureClusters(absolute, 4, cells, options.clusters, 0.15, MIN_SPREAD) : undefined;
+  // Only the border with the rival's own faces is in doubt between the two: along the walls' border with the ceiling,
+  // the floor's wide look would claim the wall's cooler cells in a corner's shade (each look's distance is in its own
+  // spreads), and the paint would stop in jagged bays below the ceiling.
+  const toRival = rival ? squaredDistanceToMask(Uint8Array.from(labels, (l) => (options.rivals!.includes(l) ? 1 : 0)), width, height) : undefined;
   for (let i = 0; i < n; i++) {
     if (forbidden[i] || toFaces[i]! > band2) continue;
     // Along the layout's border, where its line may be off, a cell that looks more like the rival is the rival's.
-    if (rival && toOther[i]! <= band2 && clusterDistance(rival, absolute, i, LOOK) <= clusterDistance(own!, absolute, i, LOOK)) continue;
+    if (rival && toRival![i]! <= band2 && clusterDistance(rival, absolute, i, LOOK) <= clusterDistance(own!, absolute, i, LOOK)) continue;
     distance[i] = clusterDistance(models.get(nearest[i]!) ?? pooled, features, i, use);
     if (distance[i]! <= options.threshold) candidate[i] = 1;
   }
@@ -224,7 +235,7 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     for (const p of piece.pixels) mask[p] = 1;
   }
   growPastBorder(mask, candidate, onFaces, look.shade, width, options.band, options.edgeStep);
-  closeFaintHoles(mask, distance, onFaces, forbidden, options.threshold * FIXTURE_FACTOR, Math.max(PINHOLE_CELLS, MAX_FAINT_HOLE_SHARE * faceCells), width, height);
+  closeFaintHoles(mask, distance, onFaces, forbidden, options.threshold * FIXTURE_FACTOR, Math.max(PINHOLE_CELLS, MAX_FAINT_HOLE_SHARE * faceCells), options.closeAroundFixtures ?? false, width, height);
 
   let allowed = 0;
   let kept = 0;
@@ -379,6 +390,11 @@ function growPastBorder(
  * miss the threshold), and at most `largest` cells. A hole is a piece of the faces outside the mask and outside the
  * forbidden cells, bordered only by the mask and forbidden cells (a patch against a skirting is a hole; one open to the
  * ceiling is not). Holes of PINHOLE_CELLS or fewer are closed whatever they hold: speckle.
+ *
+ * With `aroundFixtures`, a hole around a fixture (a socket in a corner's shade) is the fixture and a patch of light:
+ * the fixture's core, the cells beyond `certain` grown by FIXTURE_MARGIN, stays out, and of the rest each piece that
+ * meets the mask is closed. A piece the core rings (a picture's pale canvas inside its frame) meets no mask and stays
+ * out.
  */
 function closeFaintHoles(
   mask: Uint8Array,
@@ -387,6 +403,7 @@ function closeFaintHoles(
   forbidden: Uint8Array,
   certain: number,
   largest: number,
+  aroundFixtures: boolean,
   width: number,
   height: number,
 ): void {
@@ -400,8 +417,32 @@ function closeFaintHoles(
       return [x > 0 ? p - 1 : p, x < width - 1 ? p + 1 : p, p - width, p + width].every((q) => holes[q] || mask[q] || forbidden[q]);
     });
     if (!enclosed) continue;
-    const faint = hole.pixels.length <= PINHOLE_CELLS || hole.pixels.every((p) => distance[p]! <= certain);
-    if (faint) for (const p of hole.pixels) mask[p] = 1;
+    const core = hole.pixels.filter((p) => distance[p]! > certain);
+    if (hole.pixels.length <= PINHOLE_CELLS || core.length === 0) for (const p of hole.pixels) mask[p] = 1;
+    else if (aroundFixtures) closeAroundCore(mask, hole, core, width, height);
+  }
+}
+
+/** Closes the pieces of a hole, less its core grown by FIXTURE_MARGIN, that meet the mask (see closeFaintHoles). */
+function closeAroundCore(mask: Uint8Array, hole: Component, core: number[], width: number, height: number): void {
+  // Worked on the hole's bounding box with the margin around it.
+  const x0 = Math.max(0, hole.x - FIXTURE_MARGIN - 1);
+  const y0 = Math.max(0, hole.y - FIXTURE_MARGIN - 1);
+  const w = Math.min(width, hole.x + hole.width + FIXTURE_MARGIN + 1) - x0;
+  const h = Math.min(height, hole.y + hole.height + FIXTURE_MARGIN + 1) - y0;
+  const local = (p: number) => (Math.floor(p / width) - y0) * w + (p % width) - x0;
+  const coreCells = new Uint8Array(w * h);
+  for (const p of core) coreCells[local(p)] = 1;
+  const keptOut = dilateSquare(coreCells, w, h, FIXTURE_MARGIN);
+  const rest = new Uint8Array(w * h);
+  for (const p of hole.pixels) if (!keptOut[local(p)]) rest[local(p)] = 1;
+  for (const piece of connectedComponents(rest, w, h)) {
+    const global = piece.pixels.map((q) => (y0 + Math.floor(q / w)) * width + x0 + (q % w));
+    const meetsMask = global.some((p) => {
+      const x = p % width;
+      return [x > 0 ? p - 1 : p, x < width - 1 ? p + 1 : p, p - width, p + width].some((q) => q >= 0 && q < mask.length && mask[q]);
+    });
+    if (meetsMask) for (const p of global) mask[p] = 1;
   }
 }
 
