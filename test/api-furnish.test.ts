@@ -157,6 +157,8 @@ describe('POST /v1/furnish with roomId and the smart stagings', { timeout: 4 * T
       assert.ok(staging.pieces.length >= 2, `${staging.pieces.length} pieces`);
       assert.ok(staging.pieces.some((p: { furnitureId: string }) => /table/.test(p.furnitureId)), 'the dining group has its table');
       assert.equal(staging.plan.footprints.length, staging.pieces.length);
+      // A bare box room: none of its upright lines (its corners, the window's frame) is a column standing in it.
+      assert.deepEqual(staging.plan.columns, []);
       assert.match(staging.plan.imageUrl, /^data:image\/svg\+xml;base64,/);
       const image = await t.app.inject({ method: 'GET', url: new URL(job.output).pathname });
       const output = await sharp(image.rawPayload).raw().toBuffer({ resolveWithObject: true });

@@ -1,9 +1,8 @@
 import { AppError } from '../../errors.js';
 import { samplePiece } from '../../furniture/library.js';
 import { Random } from '../../random.js';
-import { withDoorFrames } from '../../staging/door-frames.js';
 import { placePiece } from '../../staging/place-piece.js';
-import { roomModel } from '../../staging/room-model.js';
+import { roomFromLines } from '../../staging/room-from-lines.js';
 import type { Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -52,8 +51,7 @@ export async function furnishPiece(
   const progress = deps.progress ?? (() => {});
   const analysis = await analyzeWithLines(image, deps.lines, deps.signal);
   progress(0.15);
-  // Door frames are a guess from the photo's lines; a user's mask is their own choice of floor and outranks it.
-  const room = request.mask ? roomModel(analysis) : withDoorFrames(roomModel(analysis), analysis.lines);
+  const room = roomFromLines(analysis, request.mask !== undefined);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
   const obstacles = (standing ?? []).map(shrunkOutline);
   const piece = samplePiece(request.furnitureId, request.styleId, request.seed);

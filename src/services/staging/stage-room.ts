@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.js';
-import { withDoorFrames } from '../../staging/door-frames.js';
 import { planSvg } from '../../staging/plan-drawing.js';
 import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
-import { roomModel } from '../../staging/room-model.js';
+import { roomFromLines } from '../../staging/room-from-lines.js';
+import type { RoomModel } from '../../staging/room-model.js';
 import { edgeShare } from '../../vision/plain-wall.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { findClutter } from '../../vision/declutter/clutter.js';
@@ -119,8 +119,7 @@ export async function stageRoom(
       'furnish single pieces with furnitureId and a mask marking the floor where each should stand; a photo taken level from a corner, with the floor and two walls in view, is analysed more surely';
     throw new AppError('layout_uncertain', 422, `${doubt}: ${fix}`);
   }
-  // Door frames are a guess from the photo's lines; a user's mask is their own choice of floor and outranks it.
-  const room = request.mask ? roomModel(analysis) : withDoorFrames(roomModel(analysis), analysis.lines);
+  const room = roomFromLines(analysis, request.mask !== undefined);
   const standing = deps.existing ? await deps.existing.find(image, deps.signal) : undefined;
   // What the room network sees standing (a kitchen island, a sofa's back): its box holds the whole thing, so no
   // piece's image may overlap it, in front of it or behind it.
@@ -188,7 +187,7 @@ export async function stageRoom(
           box3d: p.placement.corners.map((c) => c.map(round)),
           imageBox: p.placement.imageBox,
         })),
-        plan: planSummary(room.box, plan, round, planSvg(room, plan)),
+        plan: planSummary(room, plan, round, planSvg(room, plan)),
         changedPixels: rendered.changedPixels,
         unchangedShare: round(1 - rendered.changedPixels / (image.width * image.height)),
         lights: light.lights.map((l) => l.from),
@@ -231,10 +230,12 @@ function floorStandingOutlines(image: RawImage, analysis: RoomAnalysis): [number
 }
 
 /** The plan as the job reports it: the floor in metres, each footprint, what was left out, and a drawing from above. */
-function planSummary(box: { left: number; right: number; front: number }, plan: RoomPlan, round: (v: number) => number, svg: string): Record<string, unknown> {
+function planSummary(room: Pick<RoomModel, 'box' | 'blocks'>, plan: RoomPlan, round: (v: number) => number, svg: string): Record<string, unknown> {
+  const { box } = room;
   return {
     // World metres, the camera at the origin, X right, Y forward (docs/api.md).
     room: { left: round(box.left), right: round(box.right), front: round(box.front) },
+    columns: room.blocks.map((b) => ({ x0: round(b.x0), x1: round(b.x1), y0: round(b.y0), y1: round(b.y1) })),
     footprints: plan.pieces.map((p) => ({ furnitureId: p.furnitureId, corners: p.placement.corners.slice(0, 4).map((c) => [round(c[0]), round(c[1])]) })),
     missing: plan.missing,
     completeness: round(plan.completeness),
