@@ -259,7 +259,7 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   const belowHorizon = horizonCells(analysis, width, height);
   const band = Math.round(BORDER_BAND * Math.max(width, height));
   const floorOptions = { band, localLook: false, clusters: 4, threshold: FLOOR_THRESHOLD, minPieceShare: 0.01, rivals: WALL_FACES, edgeStep: 0.06 };
-  const wallOptions = { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true, closeAroundFixtures: true };
+  const wallOptions = { band, localLook: true, clusters: 1, threshold: 4, minPieceShare: 0.004, maxSpread: WALL_MAX_SPREAD, rivals: [FLOOR], belowHorizon, edgeStep: 0.06, smoothIsSurface: true, closeAroundFixtures: true, closeNotches: true };
   const { forbidden, likeWall } = forbiddenCells(analysis, planes, labels, scale, objects);
   // Skirting boards and cornices, white on a white wall as often as not, are told apart by their edge's height; they
   // are neither wall to paint nor floor to cover.
@@ -408,11 +408,11 @@ export async function refreshPhoto(image: RawImage, request: RefreshRequest, dep
   for (let i = 0; i < reference.length; i++) if ((WALL_FACES.includes(labels[i]!) || labels[i] === CEILING) && !forbidden[i]) reference[i] = 1;
   const light = deps.light ?? estimateSceneLight(image, planes, reference);
   const oldAlbedo = albedoOf(medianLuminance(planes, surface.mask), light);
-  const matte = surfaceMatte(surface.mask, width, height, FEATHER);
+  const matte = surfaceMatte(surface.smoothMask, width, height, FEATHER);
   let output: { image: RawImage; changeMask: Uint8Array; changedPixels: number };
   if (request.transformation === 'walls') {
-    const shading = surfaceShading(planes, surface.mask, 4, 0.004);
-    const tint = lightTint(planes, surface.mask, Math.max(2, Math.round(0.02 * Math.max(width, height))));
+    const shading = surfaceShading(planes, surface.smoothMask, 4, 0.004);
+    const tint = lightTint(planes, surface.smoothMask, Math.max(2, Math.round(0.02 * Math.max(width, height))));
     output = repaintWalls(image, matte, shading, tint, { paint: toTriple(linearOfHex(request.paint)), light, oldAlbedo });
   } else {
     const plane = { normal: analysis.floorPlane.normal, distance: analysis.floorPlane.distance };

@@ -75,6 +75,12 @@ export interface SurfaceMaskOptions {
    * floor, what stands there has soft parts a margin would cut in two). See closeFaintHoles.
    */
   closeAroundFixtures?: boolean;
+  /**
+   * `smoothMask` is the mask with the notches in its border narrower than the band closed, where nothing surely
+   * differs (walls: along a skirting or a door's casing the layout's line misses, cells just past the threshold left
+   * the paint's edge in teeth; seen on empty_bedroom_02). Forbidden cells stay out.
+   */
+  closeNotches?: boolean;
 }
 
 export interface SurfaceMask {
@@ -82,6 +88,12 @@ export interface SurfaceMask {
   height: number;
   /** 1 on the surface. */
   mask: Uint8Array;
+  /**
+   * What a change covers: `mask` with its notches closed (closeNotches), else `mask` itself. Checks judge `mask`:
+   * closing the notches would hide the ragged border that marks a mask gone wrong (empty_living_06's wall of
+   * cupboards, whose paint passed the walls' raggedness check once smoothed).
+   */
+  smoothMask: Uint8Array;
   /** Cells of the layout's faces, and the share of them (less the forbidden ones) that were kept. */
   faceCells: number;
   keptShare: number;
@@ -138,7 +150,8 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
       faceCells++;
     } else offFaces[i] = 1;
   }
-  const empty: SurfaceMask = { width, height, mask: new Uint8Array(n), faceCells, keptShare: 0, confusion: 0, looks: [] };
+  const none = new Uint8Array(n);
+  const empty: SurfaceMask = { width, height, mask: none, smoothMask: none, faceCells, keptShare: 0, confusion: 0, looks: [] };
   const toOther = squaredDistanceToMask(offFaces, width, height);
   const toFaces = squaredDistanceToMask(onFaces, width, height);
   const blocked = dilateSquare(forbidden, width, height, 1);
@@ -236,6 +249,12 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
   }
   growPastBorder(mask, candidate, onFaces, look.shade, width, options.band, options.edgeStep);
   closeFaintHoles(mask, distance, onFaces, forbidden, options.threshold * FIXTURE_FACTOR, Math.max(PINHOLE_CELLS, MAX_FAINT_HOLE_SHARE * faceCells), options.closeAroundFixtures ?? false, width, height);
+  let smoothMask = mask;
+  if (options.closeNotches) {
+    const closed = erodeSquare(dilateSquare(mask, width, height, options.band), width, height, options.band);
+    smoothMask = Uint8Array.from(mask);
+    for (let i = 0; i < n; i++) if (closed[i] && onFaces[i] && !forbidden[i] && distance[i]! <= options.threshold * FIXTURE_FACTOR) smoothMask[i] = 1;
+  }
 
   let allowed = 0;
   let kept = 0;
@@ -244,7 +263,7 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     if (onFaces[i] && mask[i]) kept++;
   }
   const confusion = own ? rivalConfusion(absolute, rivalCells!, own, options.threshold) : 0;
-  return { width, height, mask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, confusion, looks: looksOf(pooled) };
+  return { width, height, mask, smoothMask, faceCells, keptShare: allowed > 0 ? kept / allowed : 0, confusion, looks: looksOf(pooled) };
 }
 
 /** Each cluster's share, and its centre's distance from the largest cluster's in that cluster's spreads (LOOK only). */
