@@ -289,6 +289,19 @@ describe('openings seen by the room network', () => {
     assert.deepEqual(kept.layout.box, (await analyse(unsure, false)).layout.box);
   });
 
+  it('moves the box for the operations that ask (the whole-room stagings), not for the others (the paint)', async () => {
+    const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
+    const nearer = networkView(camera, { ...ROOM, front: 3.5 }, 240, 180, []);
+    const lines = { layout: lsdLineSource(), roomNetwork: async () => nearer };
+    const staged = await analyzeWithSecondOpinion(image, lines, () => undefined, undefined, { fitToMap: true });
+    const painted = await analyzeWithSecondOpinion(image, lines, () => undefined);
+    assert.equal(staged.analysis.layout.evidence, 'network');
+    assert.equal(painted.analysis.layout.evidence, 'network');
+    assert.ok(staged.analysis.layout.fittedToMap, 'the stagings build on the moved box');
+    assert.equal(painted.analysis.layout.fittedToMap, undefined);
+    assert.notDeepEqual(staged.analysis.layout.box, painted.analysis.layout.box);
+  });
+
   it('reaches the operations through the line choice, only where they ask for it', async () => {
     const { image } = render({ camera, room: ROOM, rects: [WINDOW, DOOR] });
     const { width, height } = networkSize(image.width, image.height, ROOM_NETWORK_SIZE);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeRoom, type RoomAnalysis } from '../src/services/geometry/analyze-room.js';
-import { horizonCells, layoutReport, missingFloor, unsureLayout } from '../src/services/geometry/layout-trust.js';
+import { horizonCells, layoutReport, MAX_MOVED_BOX_DISAGREEMENT, missingFloor, unsureLayout } from '../src/services/geometry/layout-trust.js';
 import { lsdLineSource } from '../src/services/geometry/line-sources.js';
 import { layoutLabelMap } from '../src/vision/geometry/room-box.js';
 import { seededRandom } from './helpers/seeded-random.js';
@@ -23,10 +23,12 @@ async function analysedRoom(front: number): Promise<RoomAnalysis> {
 }
 
 describe('whether a layout is trusted', () => {
-  it("reports whose box a result built on, and why the networks' was set aside", () => {
-    const layout = (evidence: 'network' | 'lines') => ({ layout: { evidence } }) as unknown as RoomAnalysis;
-    assert.deepEqual(layoutReport(layout('network')), { evidence: 'network' });
-    assert.deepEqual(layoutReport(layout('lines'), 'its confidence is 0.3'), { evidence: 'lines', networkSetAside: 'its confidence is 0.3' });
+  it("reports whose box a result built on, why the networks' was set aside, and how far it was moved onto their map", () => {
+    const layout = (fittedToMap?: { before: number; after: number }) =>
+      ({ layout: { evidence: 'network', ...(fittedToMap ? { fittedToMap } : {}) } }) as unknown as RoomAnalysis;
+    assert.deepEqual(layoutReport(layout()), { evidence: 'network' });
+    assert.deepEqual(layoutReport(layout({ before: 0.18924, after: 0.07204 })), { evidence: 'network', fittedToMap: { before: 0.189, after: 0.072 } });
+    assert.deepEqual(layoutReport({ layout: { evidence: 'lines' } } as unknown as RoomAnalysis, 'its confidence is 0.3'), { evidence: 'lines', networkSetAside: 'its confidence is 0.3' });
   });
 
   it('names a confidence under the threshold asked for, NaN included', () => {
@@ -35,6 +37,14 @@ describe('whether a layout is trusted', () => {
     assert.equal(unsureLayout(found(0.5)), "the room's layout was found with confidence 0.5, below 0.6");
     assert.equal(unsureLayout(found(0.5), 0.3), undefined);
     assert.match(unsureLayout(found(Number.NaN), 0.3)!, /confidence NaN, below 0\.3/);
+  });
+
+  it('trusts an unsure box that was moved onto a sure map and follows it, and no other', () => {
+    const moved = (after: number) => ({ confidence: { vanishingPoints: 1, layout: 0.3, overall: 0.3 }, layout: { fittedToMap: { before: 0.19, after } } });
+    assert.equal(unsureLayout(moved(0.072)), undefined);
+    assert.equal(unsureLayout(moved(MAX_MOVED_BOX_DISAGREEMENT)), undefined);
+    assert.equal(unsureLayout(moved(0.157)), "the room's layout was found with confidence 0.3, below 0.6");
+    assert.equal(unsureLayout({ confidence: { vanishingPoints: 1, layout: 0.3, overall: 0.3 }, layout: {} }), "the room's layout was found with confidence 0.3, below 0.6");
   });
 
   it('trusts the floor of a room seen whole, and names a layout with too little floor for a view that looks down', async () => {

@@ -92,9 +92,9 @@ export interface AnalyzeRoomOptions {
   networkUse?: readonly NetworkUse[];
   /**
    * With the network's layout: move the fitted box's walls and ceiling onto the network's map where the network is
-   * sure of its map and the box strays from it (fitBoxToLayoutMap; MAP_FIT in this file). Default false: the moved box
-   * is measured (bench:room-understanding) but not built on, because the stagings' search for what stands on the floor
-   * is not yet robust to it (docs/decisions/0026).
+   * sure of its map and the box strays from it (fitBoxToLayoutMap; MAP_FIT in this file). Default false: the whole-room
+   * stagings ask for it, the refresh and the redesign do not (docs/decisions/0026: the moved box places furniture
+   * better, but its walls' edges are the map's, coarser than the lines', and paint built on them went through a kitchen).
    */
   fitToMap?: boolean;
   openings?: OpeningOptions;

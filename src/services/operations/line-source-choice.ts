@@ -89,12 +89,13 @@ export interface SecondOpinion {
  * empty_bedroom_01 with an earlier network, a box at 0.53 made the closet wall and the window wall one wall 16 m away,
  * and the staged bed stood before the doorway the frame cuts. Where the network's box falls short, the lines'
  * analysis is taken, for the operation to refuse if it doubts that one too. The second analysis reuses the first
- * one's lines and network maps: only the box fit and what follows it run again.
+ * one's lines and network maps: only the box fit and what follows it run again. With `fitToMap`, the network's box is
+ * moved onto its map where the network is sure of it (analyzeRoom's option; the whole-room stagings).
  */
-export async function analyzeWithSecondOpinion(image: RawImage, lines: AnalysisLines, doubt: LayoutDoubt, signal?: AbortSignal): Promise<SecondOpinion> {
+export async function analyzeWithSecondOpinion(image: RawImage, lines: AnalysisLines, doubt: LayoutDoubt, signal?: AbortSignal, options: { fitToMap?: boolean } = {}): Promise<SecondOpinion> {
   const once = answeringOncePerPhoto(lines);
   if (!once.roomNetwork) return { analysis: await analyzeWithLines(image, once, signal) };
-  const network = await analyze(image, once, ['layout', 'openings', 'standing'], signal);
+  const network = await analyze(image, once, ['layout', 'openings', 'standing'], signal, options.fitToMap ?? false);
   const networkDoubt = unsureLayout(network) ?? doubt(network);
   if (!networkDoubt) return { analysis: network };
   return { analysis: await analyzeWithLines(image, once, signal), networkDoubt };
@@ -135,8 +136,9 @@ function samePixels(a: RawImage, b: RawImage): boolean {
 
 type AnalysisLines = Pick<ChosenLines, 'layout' | 'vanishingPoints' | 'roomNetwork'> & { name?: string };
 
-function analyze(image: RawImage, lines: AnalysisLines, networkUse: readonly NetworkUse[], signal?: AbortSignal): Promise<RoomAnalysis> {
+function analyze(image: RawImage, lines: AnalysisLines, networkUse: readonly NetworkUse[], signal?: AbortSignal, fitToMap = false): Promise<RoomAnalysis> {
   return analyzeRoom(image, lines.layout, {
+    fitToMap,
     ...(lines.vanishingPoints ? { vanishingPointLines: lines.vanishingPoints } : {}),
     ...(lines.roomNetwork ? { segmentation: lines.roomNetwork, networkUse } : {}),
     ...(lines.name ? { lineSourceName: lines.name } : {}),

@@ -319,7 +319,7 @@ function redesignAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSig
  *   scores): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
  *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
  */
-export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'> & Parameters<typeof networkContradicts>[0], kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
+export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'> & { layout: Pick<RoomAnalysis['layout'], 'evidence' | 'networkAgreement' | 'fittedToMap'> }, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
   const unsure = unsureLayout(analysis) ?? networkContradicts(analysis);
   if (unsure) return skipped('layout_uncertain', unsure);
   const furniture = kept.filter((k) => isStandingFurniture(k));

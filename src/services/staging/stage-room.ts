@@ -110,7 +110,9 @@ export async function stageRoom(
   },
 ): Promise<FurnishedPhoto> {
   const progress = deps.progress ?? (() => {});
-  const { analysis, networkDoubt } = deps.analysis ?? (await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal));
+  // The network's box moved onto its map where it is sure of it (decision 0026): furniture stands better on it. A
+  // redesign's analysis, shared with its paint, is the fit alone.
+  const { analysis, networkDoubt } = deps.analysis ?? (await analyzeWithSecondOpinion(image, deps.lines, roomLayoutDoubt, deps.signal, { fitToMap: true }));
   progress(0.15);
   const doubt = roomLayoutDoubt(analysis);
   if (doubt) {
