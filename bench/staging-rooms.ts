@@ -89,8 +89,8 @@ async function photosPart(lines: ChosenLines, longSide: number, samples: number,
     // Skipped here rather than filtered out: each photo keeps the style and seed of its place in the whole run.
     if (only !== undefined && !path.basename(file).includes(only)) continue;
     const image = await readPhoto(file, longSide);
-    // The analysis stageRoom builds on, for the openings it keeps free.
-    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt);
+    // The analysis stageRoom builds on (the box moved onto a sure map), for the openings it keeps free.
+    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, { fitToMap: true });
     const openings = polygonMask(image.width, image.height, analysis.openings.map((o) => o.polygon));
     const drawnOpenings = drawnOpeningMasks(layouts, file, image.width, image.height);
     const roomId = roomTypeOf(file);

@@ -248,12 +248,14 @@ export function surfaceMask(input: SurfaceMaskInput, options: SurfaceMaskOptions
     for (const p of piece.pixels) mask[p] = 1;
   }
   growPastBorder(mask, candidate, onFaces, look.shade, width, options.band, options.edgeStep);
-  closeFaintHoles(mask, distance, onFaces, forbidden, options.threshold * FIXTURE_FACTOR, Math.max(PINHOLE_CELLS, MAX_FAINT_HOLE_SHARE * faceCells), options.closeAroundFixtures ?? false, width, height);
+  // What surely differs from the surface (a fixture's core): never closed over.
+  const certain = options.threshold * FIXTURE_FACTOR;
+  closeFaintHoles(mask, distance, onFaces, forbidden, certain, Math.max(PINHOLE_CELLS, MAX_FAINT_HOLE_SHARE * faceCells), options.closeAroundFixtures ?? false, width, height);
   let smoothMask = mask;
   if (options.closeNotches) {
     const closed = erodeSquare(dilateSquare(mask, width, height, options.band), width, height, options.band);
     smoothMask = Uint8Array.from(mask);
-    for (let i = 0; i < n; i++) if (closed[i] && onFaces[i] && !forbidden[i] && distance[i]! <= options.threshold * FIXTURE_FACTOR) smoothMask[i] = 1;
+    for (let i = 0; i < n; i++) if (closed[i] && onFaces[i] && !forbidden[i] && distance[i]! <= certain) smoothMask[i] = 1;
   }
 
   let allowed = 0;
