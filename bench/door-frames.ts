@@ -19,71 +19,14 @@ import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { boxOutline } from '../src/services/staging/furnish-piece.js';
-import { MAX_HUNG_EDGE_SHARE, roomLayoutDoubt } from '../src/services/staging/stage-room.js';
+import { plainWallCheck, roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { withDoorFrames } from '../src/staging/door-frames.js';
-import { planRoom } from '../src/staging/plan-room.js';
-import { convexHull } from '../src/staging/placement-rules.js';
-import { projectWorld, roomModel, type RoomModel } from '../src/staging/room-model.js';
-import { edgeShare } from '../src/vision/plain-wall.js';
+import { roomModel } from '../src/staging/room-model.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
-import type { RawImage } from '../src/vision/raw-image.js';
 import { drawnOpeningsMask } from './layout-scoring.js';
+import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, STYLES, type Arm } from './plan-coverage.js';
 import { machineLine, writeSection } from './report.js';
 import { emptyRoomPhotos, readPhoto, roomTypeOf } from './shared-photos.js';
-
-const STYLES = ['scandinavian', 'japandi', 'industrial'];
-const SEEDS = [21, 22];
-/** Pixels of drawn openings a piece's image must cover to count: a box's corner grazing a frame is not a piece before a door. */
-const COVERED_PIXELS = 300;
-
-interface Arm {
-  plans: number;
-  made: number;
-  pieces: number;
-  covering: number;
-  coveredPixels: number;
-}
-
-const NO_PLANS: Arm = { plans: 0, made: 0, pieces: 0, covering: 0, coveredPixels: 0 };
-
-function added(a: Arm, b: Arm): Arm {
-  return { plans: a.plans + b.plans, made: a.made + b.made, pieces: a.pieces + b.pieces, covering: a.covering + b.covering, coveredPixels: a.coveredPixels + b.coveredPixels };
-}
-
-/** The photo's plans in every style and seed, and what their standing pieces cover of the drawn openings. */
-function planPhoto(image: RawImage, room: RoomModel, name: string, obstacles: [number, number][][], drawn: Uint8Array): Arm {
-  const arm = { ...NO_PLANS };
-  for (const styleId of STYLES) {
-    for (const seed of SEEDS) {
-      arm.plans++;
-      const plan = planRoom(room, {
-        roomId: roomTypeOf(name),
-        styleId,
-        seed,
-        preserveWindows: true,
-        decor: true,
-        anneal: true,
-        ...(obstacles.length ? { obstacles } : {}),
-        plainWall: (box) => edgeShare(image, box) <= MAX_HUNG_EDGE_SHARE,
-      });
-      if (plan.pieces.length === 0 || plan.violations.length > 0) continue;
-      arm.made++;
-      for (const { piece, placement } of plan.pieces) {
-        if (piece.footprint.placement === 'on-wall' || piece.footprint.height < 0.05) continue;
-        arm.pieces++;
-        const hull = convexHull(placement.corners.map((c) => projectWorld(room.camera, c)).filter((p): p is [number, number] => p !== undefined));
-        const mask = polygonMask(image.width, image.height, [hull]);
-        let pixels = 0;
-        for (let i = 0; i < mask.length; i++) if (mask[i] && drawn[i]) pixels++;
-        if (pixels > COVERED_PIXELS) {
-          arm.covering++;
-          arm.coveredPixels += pixels;
-        }
-      }
-    }
-  }
-  return arm;
-}
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -122,8 +65,8 @@ async function main(): Promise<void> {
     frames += framed.doorFrames.length;
     framesOnDrawn += onDrawn;
     const obstacles = (analysis.standing ?? []).map((b) => boxOutline(b));
-    const a = planPhoto(image, bare, name, obstacles, drawn);
-    const b = planPhoto(image, framed, name, obstacles, drawn);
+    const a = planAndCount(bare, roomTypeOf(name), drawn, { ...(obstacles.length ? { obstacles } : {}), plainWall: plainWallCheck(image, bare, false) });
+    const b = planAndCount(framed, roomTypeOf(name), drawn, { ...(obstacles.length ? { obstacles } : {}), plainWall: plainWallCheck(image, framed, false) });
     before = added(before, a);
     after = added(after, b);
     perPhoto.push(`| ${name} | ${framed.doorFrames.length} (${onDrawn} on a drawn opening) | ${a.made} / ${a.covering} | ${b.made} / ${b.covering} |`);

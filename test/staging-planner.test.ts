@@ -4,9 +4,10 @@ import { ROOM_PROGRAMMES } from '../src/catalog/room-programmes.js';
 import { furnitureIds } from '../src/furniture/library.js';
 import { DOOR_CLEARANCE_M, convexHull, convexOverlap } from '../src/staging/place-piece.js';
 import { planRoom, PLAN_NEAREST_M, type PlanRequest, type RoomPlan } from '../src/staging/plan-room.js';
-import { projectWorld } from '../src/staging/room-model.js';
+import { hiddenWalls } from '../src/staging/placement-rules.js';
+import { projectWorld, wallPoint } from '../src/staging/room-model.js';
 import { checkWalkway } from '../src/staging/walkway.js';
-import { edgeShare } from '../src/vision/plain-wall.js';
+import { WallEdges } from '../src/vision/plain-wall.js';
 import rooms from '../src/catalog/rooms.json' with { type: 'json' };
 import { syntheticRoom } from './helpers/synthetic-room.js';
 
@@ -118,11 +119,40 @@ describe('planRoom', () => {
     assert.ok(hung >= 3, `art over the sofa in ${hung} of 5 plans`);
   });
 
+  it('stands no piece before wall it would hide that the photo does not show plain (a closet no analysis found)', () => {
+    // Closet doors on the front wall, left of the window, that the room model does not know of.
+    const closet = [wallPoint(room.box, 'wall-front', -1.9, 0), wallPoint(room.box, 'wall-front', -0.7, 0), wallPoint(room.box, 'wall-front', -0.7, 2.0), wallPoint(room.box, 'wall-front', -1.9, 2.0)].map((p) => projectWorld(room.camera, p)!);
+    const plainWall: PlanRequest['plainWall'] = (outlines, use) => use === 'hung' || !outlines.some((outline) => convexOverlap(outline, closet));
+    let before = 0;
+    let made = 0;
+    for (const roomId of ['living_room', 'bedroom', 'home_office']) {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const before0 = planRoom(room, request(roomId, seed));
+        before += before0.pieces.filter((p) => hiddenWalls(room, p.piece.footprint, p.placement).some((outline) => convexOverlap(outline, closet))).length;
+        const plan = planRoom(room, request(roomId, seed, { plainWall }));
+        if (plan.violations.length === 0 && plan.pieces.length > 0) made++;
+        for (const piece of plan.pieces) {
+          const hidden = hiddenWalls(room, piece.piece.footprint, piece.placement);
+          assert.ok(!hidden.some((outline) => convexOverlap(outline, closet)), `${roomId} seed ${seed}: ${piece.furnitureId} stands before the closet`);
+        }
+      }
+    }
+    assert.ok(before > 0, 'without the rule no piece stood before the closet: the test shows nothing');
+    assert.ok(made >= 10, `only ${made} of 15 plans made around the closet`);
+  });
+
+  it('says the wall is not plain when no piece has a plain wall to stand before', () => {
+    const plan = planRoom(room, request('bedroom', 1, { plainWall: (_outlines, use) => use === 'hung' }));
+    assert.ok(!plan.pieces.some((p) => !flat(p) && p.piece.footprint.placement !== 'on-wall' && hiddenWalls(room, p.piece.footprint, p.placement).length > 0), 'a piece hides a wall');
+    const bed = plan.missing.find((m) => m.furnitureId === 'double_bed' || m.furnitureId === 'single_bed');
+    assert.match(bed?.reason ?? '', /no plain wall where it would stand against it/);
+  });
+
   it('hangs art only where the photo shows plain wall, and says why where it does not', () => {
     let hung = 0;
     for (const seed of [1, 2, 3, 4, 5]) {
-      const asked: { x0: number; y0: number; x1: number; y1: number }[] = [];
-      const nowhere = planRoom(room, request('living_room', seed, { plainWall: (box) => (asked.push(box), false) }));
+      const asked: [number, number][][][] = [];
+      const nowhere = planRoom(room, request('living_room', seed, { plainWall: (outlines, use) => use === 'behind' || (asked.push(outlines), false) }));
       assert.ok(!nowhere.pieces.some((p) => p.furnitureId === 'wall_art'), `seed ${seed}: art hung on a wall the photo does not show plain`);
       const plain = planRoom(room, request('living_room', seed, { plainWall: () => true }));
       const art = plain.pieces.find((p) => p.furnitureId === 'wall_art');
@@ -254,25 +284,37 @@ describe('room programmes, names', () => {
   });
 });
 
-describe('edgeShare', () => {
-  const photo = (channels: 1 | 3) => {
-    const width = 100;
-    const height = 60;
+describe('WallEdges', () => {
+  const photo = (channels: 1 | 3, width = 100, height = 60) => {
     const data = new Uint8Array(width * height * channels).fill(200);
-    // A dark frame's edge down the middle, x 50–59.
-    for (let y = 0; y < height; y++) for (let x = 50; x < 60; x++) for (let c = 0; c < channels; c++) data[(y * width + x) * channels + c] = 60;
+    // A dark frame's edge down the middle: a tenth of the width from the middle on.
+    const x0 = width / 2;
+    const x1 = x0 + width / 10;
+    for (let y = 0; y < height; y++) for (let x = x0; x < x1; x++) for (let c = 0; c < channels; c++) data[(y * width + x) * channels + c] = 60;
     return { data, width, height, channels };
   };
+  const rectangle = (x0: number, y0: number, x1: number, y1: number): [number, number][] => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
 
   it('is 0 on a plain wall and high over a frame, in colour and in grey', () => {
     for (const channels of [1, 3] as const) {
-      const image = photo(channels);
-      assert.equal(edgeShare(image, { x0: 5, y0: 5, x1: 40, y1: 50 }), 0);
-      assert.ok(edgeShare(image, { x0: 40, y0: 5, x1: 70, y1: 50 }) > 0.05);
+      const edges = new WallEdges(photo(channels));
+      assert.equal(edges.share([rectangle(5, 5, 40, 50)]), 0);
+      assert.ok(edges.share([rectangle(40, 5, 70, 50)])! > 0.05);
     }
   });
 
-  it('counts a box off the photo as all edge: nothing hangs where no wall is seen', () => {
-    assert.equal(edgeShare(photo(3), { x0: 120, y0: 5, x1: 160, y1: 50 }), 1);
+  it('finds the same share at any size of the photo: edges are looked for at one working size', () => {
+    const small = new WallEdges(photo(3, 1000, 600)).share([rectangle(400, 50, 700, 500)])!;
+    const large = new WallEdges(photo(3, 4000, 2400)).share([rectangle(1600, 200, 2800, 2000)])!;
+    assert.ok(small > 0.005, `share ${small}`);
+    // At its own size the larger photo's two edges would be 4 pixels of every 1200 on a row (0.33 %).
+    assert.ok(Math.abs(small - large) < 0.3 * small, `${small} at 1000 px, ${large} at 4000 px`);
+  });
+
+  it('leaves out what is excluded, and has no share where nothing is counted', () => {
+    const edges = new WallEdges(photo(3), [rectangle(45, 0, 65, 60)]);
+    assert.equal(edges.share([rectangle(40, 5, 70, 50)]), 0);
+    assert.equal(edges.share([rectangle(48, 5, 60, 50)]), undefined);
+    assert.equal(new WallEdges(photo(3)).share([rectangle(120, 5, 160, 50)]), undefined);
   });
 });

@@ -23,6 +23,13 @@ const WALL_SLACK_M = 0.011;
 /** Depth of the strip kept free in front of every door, and the extra width on each side of it. */
 export const DOOR_CLEARANCE_M = 0.9;
 const DOOR_SIDE_MARGIN_M = 0.15;
+/**
+ * Height above the floor from which the wall behind a standing piece must look plain: over skirting boards (7–20 cm),
+ * whose top edge runs along every wall; doors and passages reach the floor, so they still show above it.
+ */
+export const BACKING_FROM_M = 0.25;
+/** Side walls are looked at from this far before the camera on (nearer, they run out of the photo anyway). */
+const SIDE_WALL_NEAREST_M = 0.3;
 /** How close in the photo a piece may come to a window or door it must leave untouched. */
 const OPENING_MARGIN_PX = 2;
 
@@ -38,10 +45,12 @@ export interface RuleRequest {
   /** Image outlines of what already stands in the room (detected furniture): the piece's image may not overlap them. */
   obstacles?: [number, number][][];
   /**
-   * Whether the photo shows plain wall over an image box: a hung piece (art, a mirror) is only hung where it does, not
-   * over a door frame, a picture already there, a pass-through or a view the geometry did not find as an opening.
+   * Whether the photo shows plain wall over an image outline, not a door frame, a closet's doors, a picture already
+   * there, a pass-through, cupboard fronts or a view the geometry did not find as an opening, over image outlines
+   * taken together: `hung`, the image box where a piece (art, a mirror) would hang; `behind`, the walls a standing
+   * piece would hide (hiddenWalls). Furniture stands and hangs only where it does.
    */
-  plainWall?: (imageBox: { x0: number; y0: number; x1: number; y1: number }) => boolean;
+  plainWall?: (outlines: [number, number][][], use: 'hung' | 'behind') => boolean;
 }
 
 export interface RuleSettings {
@@ -68,8 +77,84 @@ export function brokenRule(room: RoomModel, request: RuleRequest, placement: Pla
     if (request.preserveWindows && coversOpening(room, hull)) return 'openings';
     if (request.obstacles && onStandingFurniture(request.obstacles, hull)) return 'obstacle';
   }
-  if (request.plainWall && request.footprint.placement === 'on-wall' && !request.plainWall(placement.imageBox)) return 'wall';
+  if (request.plainWall) {
+    if (request.footprint.placement === 'on-wall') {
+      const { x0, y0, x1, y1 } = placement.imageBox;
+      if (!request.plainWall([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], 'hung')) return 'wall';
+    } else {
+      const hidden = hiddenWalls(room, request.footprint, placement);
+      if (hidden.length > 0 && !request.plainWall(hidden, 'behind')) return 'wall';
+    }
+  }
   return undefined;
+}
+
+/**
+ * The walls a piece standing against a wall hides in the photo: its image over each visible wall of the box, from
+ * BACKING_FROM_M up (over any skirting). A door, a closet's doors, a passage or a window reaches down into it, and a
+ * piece before them would hide them (seen on empty_bedroom_02: a chest of drawers before the closet's doors, which no
+ * analysis found); where the wall is not where the layout put it, the floor shows there instead (empty_living_04: a
+ * sofa "against" a wall 1.5 m behind it). Empty for a flat piece and one standing free: a table in the middle of a
+ * kitchen hides the cupboards behind it, as in any photo of a furnished kitchen, and stands in no one's way there.
+ */
+export function hiddenWalls(room: RoomModel, footprint: Footprint, placement: Placement): [number, number][][] {
+  if (isFlat(footprint) || !placement.against) return [];
+  const hull = imageHull(room, placement);
+  if (hull.length < 3) return [];
+  const { left, right, front, floor, ceiling } = room.box;
+  const out: [number, number][][] = [];
+  for (const wall of room.visibleWalls) {
+    const quad = wallImage(room, wall, floor + BACKING_FROM_M, ceiling, left, right, front);
+    if (!quad) continue;
+    const hidden = convexClip(quad, hull);
+    if (hidden.length >= 3) out.push(hidden);
+  }
+  return out;
+}
+
+/**
+ * A wall of the box between two heights, in the photo: the front wall whole, a side wall from the nearest distance at
+ * which all of it lies before the camera (a side wall runs past the camera, where it has no image).
+ */
+function wallImage(room: RoomModel, wall: WallLabel, low: number, high: number, left: number, right: number, front: number): [number, number][] | undefined {
+  for (let near = SIDE_WALL_NEAREST_M; near < front; near += SIDE_WALL_NEAREST_M) {
+    const ends: [number, number][] = wall === 'wall-front' ? [[left, front], [right, front]] : wall === 'wall-left' ? [[left, near], [left, front]] : [[right, front], [right, near]];
+    const corners = ([[0, low], [1, low], [1, high], [0, high]] as const).map(([end, z]) => projectWorld(room.camera, [ends[end]![0], ends[end]![1], z]));
+    if (corners.every((c) => c !== undefined)) return corners as [number, number][];
+    if (wall === 'wall-front') return undefined;
+  }
+  return undefined;
+}
+
+/** The part of a convex polygon inside another convex polygon (Sutherland–Hodgman, either winding). */
+export function convexClip(subject: [number, number][], clip: [number, number][]): [number, number][] {
+  let area = 0;
+  for (let i = 0; i < clip.length; i++) {
+    const p = clip[i]!;
+    const q = clip[(i + 1) % clip.length]!;
+    area += p[0] * q[1] - q[0] * p[1];
+  }
+  const sign = area >= 0 ? 1 : -1;
+  let out = subject;
+  for (let i = 0; i < clip.length && out.length > 0; i++) {
+    const a = clip[i]!;
+    const b = clip[(i + 1) % clip.length]!;
+    const side = (p: [number, number]) => sign * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]));
+    const input = out;
+    out = [];
+    for (let k = 0; k < input.length; k++) {
+      const p = input[k]!;
+      const q = input[(k + 1) % input.length]!;
+      const sp = side(p);
+      const sq = side(q);
+      if (sp >= 0) out.push(p);
+      if ((sp >= 0) !== (sq >= 0)) {
+        const t = sp / (sp - sq);
+        out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
+      }
+    }
+  }
+  return out;
 }
 
 /** Flat pieces (rugs, mats) lie under others and do not block a walkway. */
@@ -214,7 +299,7 @@ export function noSpotReason(piece: string, refusals: Refusals, masked: boolean)
   if (masked && refusals.mask) return `the marked area has no floor where ${piece} fits`;
   if (refusals.openings) return `every spot where ${piece} fits covers a window or door (preserveWindows)`;
   if (refusals.obstacle) return `every spot where ${piece} fits is taken by furniture already in the photo`;
-  if (refusals.wall) return `the photo shows no plain wall where ${piece} would hang`;
+  if (refusals.wall) return `the photo shows no plain wall where ${piece} would stand against it or hang`;
   return `the floor seen in the photo has no free spot where ${piece} fits`;
 }
 

@@ -3,7 +3,7 @@ import type { Footprint } from '../furniture/generator.js';
 import { samplePiece, type SampledPiece } from '../furniture/library.js';
 import { Random } from '../random.js';
 import { pose, type Placement } from './place-piece.js';
-import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, ON_WALL_GAP_M, WALL_GAP_M, wallGap, type Refusals, type RuleSettings } from './placement-rules.js';
+import { brokenRule, convexOverlap, countRefusal, isFlat, noSpotReason, ON_WALL_GAP_M, WALL_GAP_M, wallGap, type Refusals, type RuleRequest, type RuleSettings } from './placement-rules.js';
 import { blockFaces, blockOutline, projectWorld, type RoomModel, type WallLabel } from './room-model.js';
 import { checkWalkway } from './walkway.js';
 
@@ -51,8 +51,8 @@ export interface PlanRequest {
   mask?: Uint8Array;
   /** Image outlines of furniture already in the photo: nothing is planned over them. */
   obstacles?: [number, number][][];
-  /** Whether the photo shows plain wall over an image box (RuleRequest.plainWall). */
-  plainWall?: (imageBox: { x0: number; y0: number; x1: number; y1: number }) => boolean;
+  /** Whether the photo shows plain wall where a piece would hang or stand against it (RuleRequest.plainWall). */
+  plainWall?: RuleRequest['plainWall'];
   /** Place the decor groups (lamps, plants, rugs alone). */
   decor: boolean;
   /** Refine by simulated annealing (smart-staging-v2, furnish); without it the first good arrangement (legacy). */

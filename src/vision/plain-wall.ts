@@ -1,30 +1,129 @@
+import { dilateSquare } from './mask-morphology.js';
+import { fillPolygon, type Polygon } from './polygon-mask.js';
 import { lumaAt } from './privacy/luminance.js';
 import type { RawImage } from './raw-image.js';
 
 /** A luma step across two pixels (central differences, 0–255 levels) from which a pixel lies on an edge. */
 const EDGE_STEP = 12;
+/**
+ * The longer side edges are looked for at. A frame's edge is a line a few pixels wide whatever the photo's size, so
+ * its share of an outline falls as the photo grows; at one working size the thresholds measured on the shared rooms
+ * (at 1024 px) hold for a 12 MP photo too.
+ */
+export const WALL_EDGES_LONG_SIDE = 1024;
+/** Pixels (at the working size) around each excluded outline also left out: a window's or door's own frame. */
+const EXCLUDED_MARGIN_PX = 2;
+/** Fewest counted pixels (at the working size, an 8-pixel square) a share is given for. */
+const MIN_COUNTED_PIXELS = 64;
 
 /**
- * Share of the box's pixels that lie on an edge of the photo: near 0 on a plain painted wall (0–0.8 % where the
- * planner hung art on plain walls of the shared empty rooms, a socket included), 8 % and more over a picture already
- * hanging, a door frame, a pass-through to a kitchen or the view through a window (docs/decisions/0012). A box off the
- * photo counts as all edge: nothing is hung where the photo shows no wall.
+ * Where the photo shows edges, to tell plain wall (near no edge: 0–0.8 % where the planner hung art on the plain walls
+ * of the shared empty rooms, a socket included) from a door frame, a closet's doors, a pass-through to a kitchen,
+ * cupboard fronts or the view through a window (8 % and more; docs/decisions/0012 and 0028). Built once per photo at
+ * WALL_EDGES_LONG_SIDE; an outline is then summed row by row from prefix sums, so a planner may ask for every pose.
+ * Pixels inside `excluded` outlines (the windows and doors already found, which other rules keep clear) are not
+ * counted either way.
  */
-export function edgeShare(image: RawImage, box: { x0: number; y0: number; x1: number; y1: number }): number {
-  const { width, height } = image;
-  const x0 = Math.max(1, Math.floor(box.x0));
-  const y0 = Math.max(1, Math.floor(box.y0));
-  const x1 = Math.min(width - 1, Math.ceil(box.x1));
-  const y1 = Math.min(height - 1, Math.ceil(box.y1));
-  if (x1 <= x0 || y1 <= y0) return 1;
-  const luma = (x: number, y: number) => lumaAt(image, y * width + x);
-  let edges = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const gx = luma(x + 1, y) - luma(x - 1, y);
-      const gy = luma(x, y + 1) - luma(x, y - 1);
-      if (gx * gx + gy * gy > EDGE_STEP * EDGE_STEP) edges++;
+export class WallEdges {
+  private readonly width: number;
+  private readonly height: number;
+  private readonly scale: number;
+  /** Per row, (width + 1) running counts of edge pixels and of counted pixels. */
+  private readonly edgeSums: Uint32Array;
+  private readonly countedSums: Uint32Array;
+
+  constructor(image: RawImage, excluded: readonly Polygon[] = []) {
+    this.scale = Math.min(1, WALL_EDGES_LONG_SIDE / Math.max(image.width, image.height));
+    const width = Math.max(1, Math.round(image.width * this.scale));
+    const height = Math.max(1, Math.round(image.height * this.scale));
+    this.width = width;
+    this.height = height;
+    const luma = reducedLuma(image, width, height);
+    const left = new Uint8Array(width * height);
+    for (const polygon of excluded) fillPolygon(left, width, height, polygon.map(([x, y]) => [x * this.scale, y * this.scale] as const));
+    const out = dilateSquare(left, width, height, EXCLUDED_MARGIN_PX);
+    this.edgeSums = new Uint32Array((width + 1) * height);
+    this.countedSums = new Uint32Array((width + 1) * height);
+    for (let y = 0; y < height; y++) {
+      let edges = 0;
+      let counted = 0;
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        // The border row and column have no central difference: they are not counted.
+        if (!out[i] && x > 0 && y > 0 && x < width - 1 && y < height - 1) {
+          counted++;
+          const gx = luma[i + 1]! - luma[i - 1]!;
+          const gy = luma[i + width]! - luma[i - width]!;
+          if (gx * gx + gy * gy > EDGE_STEP * EDGE_STEP) edges++;
+        }
+        this.edgeSums[y * (width + 1) + x + 1] = edges;
+        this.countedSums[y * (width + 1) + x + 1] = counted;
+      }
     }
   }
-  return edges / ((x1 - x0) * (y1 - y0));
+
+  /**
+   * Share of the counted pixels inside the outlines (photo pixels, even-odd rule each; taken together) that lie on an
+   * edge; undefined where they hold fewer than MIN_COUNTED_PIXELS (off the photo, a sliver, or all of it on what was
+   * excluded): too little to tell a wall by.
+   */
+  share(outlines: readonly Polygon[]): number | undefined {
+    let edges = 0;
+    let counted = 0;
+    for (const outline of outlines) {
+      const sums = this.sums(outline);
+      edges += sums.edges;
+      counted += sums.counted;
+    }
+    return counted < MIN_COUNTED_PIXELS ? undefined : edges / counted;
+  }
+
+  private sums(outline: Polygon): { edges: number; counted: number } {
+    let edges = 0;
+    let counted = 0;
+    if (outline.length < 3) return { edges, counted };
+    const points = outline.map(([x, y]) => [x * this.scale, y * this.scale] as const);
+    const ys = points.map((p) => p[1]);
+    const top = Math.max(0, Math.floor(Math.min(...ys)));
+    const bottom = Math.min(this.height - 1, Math.ceil(Math.max(...ys)));
+    const stride = this.width + 1;
+    const crossings: number[] = [];
+    for (let y = top; y <= bottom; y++) {
+      const cy = y + 0.5;
+      crossings.length = 0;
+      for (let i = 0; i < points.length; i++) {
+        const [x0, y0] = points[i]!;
+        const [x1, y1] = points[(i + 1) % points.length]!;
+        if ((y0 <= cy && y1 > cy) || (y1 <= cy && y0 > cy)) crossings.push(x0 + ((cy - y0) / (y1 - y0)) * (x1 - x0));
+      }
+      crossings.sort((a, b) => a - b);
+      for (let k = 0; k + 1 < crossings.length; k += 2) {
+        // Pixels from..to-1 have their centres between the two crossings (as fillPolygon fills them).
+        const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
+        const to = Math.min(this.width, Math.ceil(crossings[k + 1]! - 0.5));
+        if (to <= from) continue;
+        edges += this.edgeSums[y * stride + to]! - this.edgeSums[y * stride + from]!;
+        counted += this.countedSums[y * stride + to]! - this.countedSums[y * stride + from]!;
+      }
+    }
+    return { edges, counted };
+  }
+}
+
+/** The photo's luma at width × height, each reduced pixel the mean of the photo's pixels that fall in it. */
+function reducedLuma(image: RawImage, width: number, height: number): Float32Array {
+  const sums = new Float32Array(width * height);
+  const counts = new Uint32Array(width * height);
+  const sx = width / image.width;
+  const sy = height / image.height;
+  for (let y = 0; y < image.height; y++) {
+    const row = Math.min(height - 1, Math.floor(y * sy)) * width;
+    for (let x = 0; x < image.width; x++) {
+      const i = row + Math.min(width - 1, Math.floor(x * sx));
+      sums[i]! += lumaAt(image, y * image.width + x);
+      counts[i]!++;
+    }
+  }
+  for (let i = 0; i < sums.length; i++) sums[i] = sums[i]! / Math.max(1, counts[i]!);
+  return sums;
 }

@@ -1,0 +1,85 @@
+/**
+ * The plain wall behind standing pieces (src/staging/placement-rules.ts backingOutline, docs/decisions/0028), measured
+ * on the room plans of every empty room photo of the shared set, side by side in one run: the planner's plain-wall
+ * rule for hung pieces alone, as before, and with the wall a standing piece would hide checked too.
+ *
+ * Each photo is analysed as a whole-room staging analyses it (analyzeWithSecondOpinion with roomLayoutDoubt and the box
+ * moved onto a sure map, 1024 px; the door frames and columns of its upright lines), then planned for its room type
+ * in 3 styles × 2 seeds with preserveWindows, as a redesign plans it. Reported: plans made, standing pieces placed,
+ * and those whose box, seen in the photo, covers more than 300 pixels of the windows and doors drawn by hand
+ * (bench/data/photo-layouts.json). No rendering: the plans are what the renderer would be given.
+ */
+import path from 'node:path';
+import { loadConfig } from '../src/config/config.js';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import { analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
+import { boxOutline } from '../src/services/staging/furnish-piece.js';
+import { MAX_BACKING_EDGE_SHARE, plainWallCheck, roomLayoutDoubt } from '../src/services/staging/stage-room.js';
+import type { PlanRequest } from '../src/staging/plan-room.js';
+import { roomFromLines } from '../src/staging/room-from-lines.js';
+import { drawnOpeningsMask } from './layout-scoring.js';
+import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, STYLES, type Arm } from './plan-coverage.js';
+import { machineLine, writeSection } from './report.js';
+import { emptyRoomPhotos, readPhoto, roomTypeOf } from './shared-photos.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const registry = ModelRegistry.load();
+  const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
+  const lines = await chooseLineSources(runtime, { roomNetwork: true });
+  const files = emptyRoomPhotos();
+  let before = NO_PLANS;
+  let after = NO_PLANS;
+  const perPhoto: string[] = [];
+  for (const file of files) {
+    const name = path.basename(file);
+    const image = await readPhoto(file, 1024);
+    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, { fitToMap: true });
+    const doubt = roomLayoutDoubt(analysis);
+    if (doubt) {
+      perPhoto.push(`| ${name} | refused: ${doubt} | |`);
+      continue;
+    }
+    const room = roomFromLines(analysis, false);
+    const drawn = drawnOpeningsMask(name, image.width, image.height);
+    const obstacles = (analysis.standing ?? []).map((b) => boxOutline(b));
+    const check = plainWallCheck(image, room, false);
+    const hungOnly: PlanRequest['plainWall'] = (outline, use) => use === 'behind' || check(outline, use);
+    const a = planAndCount(room, roomTypeOf(name), drawn, { ...(obstacles.length ? { obstacles } : {}), plainWall: hungOnly });
+    const b = planAndCount(room, roomTypeOf(name), drawn, { ...(obstacles.length ? { obstacles } : {}), plainWall: check });
+    before = added(before, a);
+    after = added(after, b);
+    perPhoto.push(`| ${name} | ${a.made} / ${a.pieces} / ${a.covering} | ${b.made} / ${b.pieces} / ${b.covering} |`);
+    console.log(name, a, b);
+  }
+  await runtime.close();
+  const row = (label: string, value: (arm: Arm) => string) => `| ${label} | ${value(before)} | ${value(after)} |`;
+  const md = [
+    '## The wall behind standing pieces (`npm run bench:wall-behind`)',
+    '',
+    machineLine(),
+    '',
+    `${files.length} empty room photos at 1024 px, each planned for its room type in ${STYLES.length} styles × ${SEEDS.length} seeds with preserveWindows, on the`,
+    "whole-room stagings' analysis (the room networks' box, moved onto a sure map; door frames and columns). **Before**: the plain-wall",
+    `rule for hung pieces alone; **after**: a standing piece against a wall also needs at most ${(MAX_BACKING_EDGE_SHARE * 100).toFixed(0)} % edge pixels on the wall it hides`,
+    '(docs/decisions/0028). Pieces are standing pieces (not rugs, not hung ones); a piece covers a drawn opening when its box, seen in the',
+    `photo, covers more than ${COVERED_PIXELS} pixels of the windows and doors drawn by hand. These photos chose the threshold: nothing here is held out.`,
+    '',
+    '| | Before | After |',
+    '|---|---:|---:|',
+    row('Plans made', (arm) => `${arm.made} of ${arm.plans}`),
+    row('Standing pieces placed', (arm) => `${arm.pieces}`),
+    row('Pieces covering a drawn window or door', (arm) => `${arm.covering}`),
+    row('Drawn window and door pixels under them', (arm) => `${arm.coveredPixels}`),
+    '',
+    `| Photo | Plans made / standing pieces / pieces covering drawn openings (of ${STYLES.length * SEEDS.length} plans), before | After |`,
+    '|---|---:|---:|',
+    ...perPhoto,
+  ].join('\n');
+  writeSection('bench-wall-behind', md);
+  console.log(md);
+}
+
+await main();
