@@ -146,6 +146,8 @@ describe('planRoom', () => {
     assert.ok(!plan.pieces.some((p) => !flat(p) && p.piece.footprint.placement !== 'on-wall' && hiddenWalls(room, p.piece.footprint, p.placement).length > 0), 'a piece hides a wall');
     const bed = plan.missing.find((m) => m.furnitureId === 'double_bed' || m.furnitureId === 'single_bed');
     assert.match(bed?.reason ?? '', /no plain wall where it would stand against it/);
+    // The refusal names why the room's main group has no place, not only that it has none.
+    assert.ok(plan.violations.some((v) => /^the bed \(double_bed\) group has no place, since the photo shows no plain wall/.test(v)), JSON.stringify(plan.violations));
   });
 
   it('hangs art only where the photo shows plain wall, and says why where it does not', () => {

@@ -166,7 +166,8 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
     pieces.push(...candidate.pieces);
     missing.push(...candidate.dropped);
   });
-  const violations = violationsOf(room, groups, candidates, choice);
+  // A required group left out is refused with why: the rule that turned down its every pose, or the pieces before it.
+  const violations = violationsOf(room, groups, candidates, choice, (group) => missing.find((m) => m.group === group.name && m.furnitureId === group.anchor)?.reason);
   const footprints = pieces.filter((p) => !isFlat(p.piece.footprint)).map((p) => ({ corners: base(p.placement) }));
   return {
     roomId: request.roomId,
@@ -518,7 +519,7 @@ function overlaps(candidates: GroupCandidate[][], choice: number[], upTo = choic
 interface HardCount {
   clashes: number;
   cutOffDoors: number;
-  unplaced: string[];
+  unplaced: ProgrammeGroup[];
 }
 
 function hardCount(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): HardCount {
@@ -526,7 +527,7 @@ function hardCount(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupC
   return {
     clashes: overlaps(candidates, choice),
     cutOffDoors: checkWalkway(room, footprints, WALKWAY_M, PLAN_NEAREST_M).unreachableDoors.length,
-    unplaced: groups.filter((group, g) => !group.optional && choice[g]! < 0).map((group) => `${group.name} (${group.anchor})`),
+    unplaced: groups.filter((group, g) => !group.optional && choice[g]! < 0),
   };
 }
 
@@ -551,12 +552,15 @@ function leaveOutWhatBreaksRules(room: RoomModel, groups: ProgrammeGroup[], cand
   }
 }
 
-function violationsOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): string[] {
+function violationsOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[], why: (group: ProgrammeGroup) => string | undefined): string[] {
   const hard = hardCount(room, groups, candidates, choice);
   const out: string[] = [];
   if (hard.clashes > 0) out.push(`${hard.clashes} pair(s) of pieces overlap`);
   if (hard.cutOffDoors > 0) out.push(`${hard.cutOffDoors} door(s) cut off from the camera's side of the room`);
-  for (const group of hard.unplaced) out.push(`the ${group} group has no place`);
+  for (const group of hard.unplaced) {
+    const reason = why(group);
+    out.push(`the ${group.name} (${group.anchor}) group has no place${reason ? `, since ${reason}` : ''}`);
+  }
   return out;
 }
 

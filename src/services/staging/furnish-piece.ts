@@ -3,6 +3,7 @@ import { samplePiece } from '../../furniture/library.js';
 import { Random } from '../../random.js';
 import { placePiece } from '../../staging/place-piece.js';
 import { roomFromLines } from '../../staging/room-from-lines.js';
+import { plainWallCheck } from './plain-wall-check.js';
 import type { Box } from '../../vision/box.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
@@ -60,7 +61,8 @@ export async function furnishPiece(
     footprint: piece.footprint,
     preserveWindows: request.preserveWindows,
     random: new Random(request.seed).fork('placement'),
-    ...(request.mask ? { mask: request.mask } : {}),
+    // A user's mask is their own choice of where the piece goes, as with door frames and columns (roomFromLines).
+    ...(request.mask ? { mask: request.mask } : { plainWall: plainWallCheck(image, room, false) }),
     ...(request.at ? { at: request.at } : {}),
   });
   if (!outcome.placed) {

@@ -1,9 +1,8 @@
 import { AppError } from '../../errors.js';
 import { planSvg } from '../../staging/plan-drawing.js';
-import { planRoom, type PlanRequest, type RoomPlan } from '../../staging/plan-room.js';
+import { planRoom, type RoomPlan } from '../../staging/plan-room.js';
 import { roomFromLines } from '../../staging/room-from-lines.js';
 import type { RoomModel } from '../../staging/room-model.js';
-import { WallEdges } from '../../vision/plain-wall.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { findClutter } from '../../vision/declutter/clutter.js';
 import { MIN_PLANE_CONFIDENCE } from '../declutter/declutter-photo.js';
@@ -12,6 +11,7 @@ import type { RoomAnalysis } from '../geometry/analyze-room.js';
 import { layoutReport, missingFloor, networkContradicts, unsureLayout } from '../geometry/layout-trust.js';
 import { analyzeWithSecondOpinion, type ChosenLines, type SecondOpinion } from '../operations/line-source-choice.js';
 import { boxOutline, shrunkOutline, type ExistingFurniture, type FurnishedPhoto } from './furnish-piece.js';
+import { plainWallCheck } from './plain-wall-check.js';
 import { renderPieces, type RenderQuality } from './render-pieces.js';
 import type { FurnitureRenderer } from './furniture-renderer.js';
 
@@ -35,19 +35,6 @@ export const MAX_ROOM_REGION_PIXELS = 500_000;
  * and 0.0030 RMS (docs/decisions/0012).
  */
 export const WHOLE_ROOM_ADAPTIVE_THRESHOLD = 0.05;
-/**
- * Most edge pixels (WallEdges) the photo may show where a piece is hung: on the shared empty rooms the planner's art
- * over plain walls measured 0–0.8 %, over a door frame, a picture already hanging, a kitchen pass-through or a view
- * 8–74 % (docs/decisions/0012).
- */
-export const MAX_HUNG_EDGE_SHARE = 0.03;
-/**
- * Most edge pixels the photo may show on the wall a standing piece would hide (backingOutline): on the shared empty
- * rooms' plans 0–4.6 % behind pieces before plain walls (sockets, a switch, a skirting's top where the layout's floor
- * line is a little high), 5.6 % and more before heating pipes, flush and closet doors, a passage's edge, cupboard
- * fronts and floor where the wall is not where the layout put it (docs/decisions/0028).
- */
-export const MAX_BACKING_EDGE_SHARE = 0.05;
 /**
  * Least share of the photo the layout's floor must cover for a whole room, where the photo looks down at the floor
  * (missingFloor). On the shared empty rooms the layouts that were right showed 11–35 % floor; the ones that had put
@@ -213,21 +200,6 @@ export async function stageRoom(
         denoised: render.denoised,
       },
     },
-  };
-}
-
-/**
- * The planner's plain-wall rule on this photo (RuleRequest.plainWall): edges looked for once, the windows, doors and
- * door frames found left out (other rules keep furniture off them). Art hangs only where the wall is seen, and not at
- * all where the caller keeps the walls as they are; a piece stands against a wall whose part it would hide is plain,
- * or unseen.
- */
-export function plainWallCheck(image: RawImage, room: Pick<RoomModel, 'openings' | 'doorFrames'>, wallsPreserved: boolean): NonNullable<PlanRequest['plainWall']> {
-  const edges = new WallEdges(image, [...room.openings, ...room.doorFrames].map((o) => o.polygon));
-  return (outlines, use) => {
-    const share = edges.share(outlines);
-    if (use === 'hung') return !wallsPreserved && share !== undefined && share <= MAX_HUNG_EDGE_SHARE;
-    return share === undefined || share <= MAX_BACKING_EDGE_SHARE;
   };
 }
 
