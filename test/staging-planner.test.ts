@@ -141,6 +141,22 @@ describe('planRoom', () => {
     assert.ok(made >= 10, `only ${made} of 15 plans made around the closet`);
   });
 
+  it('seats a living room on an armchair where no sofa has a place', () => {
+    // Only stretches too short for a sofa are plain enough to stand against: the front wall right of the window and
+    // the far 1.5 m of each side wall; the rest shows edges.
+    const wallImage = (wall: 'wall-left' | 'wall-front' | 'wall-right', u0: number, u1: number) => [wallPoint(room.box, wall, u0, 0), wallPoint(room.box, wall, u1, 0), wallPoint(room.box, wall, u1, 2.6), wallPoint(room.box, wall, u0, 2.6)].map((p) => projectWorld(room.camera, p)!);
+    const busy = [wallImage('wall-front', -2, 0.8), wallImage('wall-left', 1, 3.5), wallImage('wall-right', 1, 3.5)];
+    const plainWall: PlanRequest['plainWall'] = (outlines, use) => use === 'hung' || !outlines.some((outline) => busy.some((b) => convexOverlap(outline, b)));
+    let seated = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const plan = planRoom(room, request('living_room', seed, { plainWall }));
+      const anchor = plan.pieces.find((p) => p.group === 'seating' && p.entry === 0);
+      assert.ok(!plan.pieces.some((p) => p.furnitureId.startsWith('sofa')), `seed ${seed}: a sofa stands in a stretch of wall too short for it`);
+      if (anchor?.furnitureId === 'armchair' && plan.violations.length === 0) seated++;
+    }
+    assert.ok(seated >= 4, `the seating stood on an armchair in ${seated} of 5 plans`);
+  });
+
   it('says the wall is not plain when no piece has a plain wall to stand before', () => {
     const plan = planRoom(room, request('bedroom', 1, { plainWall: (_outlines, use) => use === 'hung' }));
     assert.ok(!plan.pieces.some((p) => !flat(p) && p.piece.footprint.placement !== 'on-wall' && hiddenWalls(room, p.piece.footprint, p.placement).length > 0), 'a piece hides a wall');

@@ -31,7 +31,11 @@ export interface ProgrammeMember {
 export interface ProgrammeGroup {
   name: string;
   anchor: string;
-  /** Smaller pieces tried in turn when the anchor fits nowhere (a two-seater for a three-seater). */
+  /**
+   * Smaller pieces tried in turn when the anchor fits nowhere (a two-seater for a three-seater, then an armchair: a
+   * room whose walls leave no sofa a place, with its windows and doors kept clear, is staged as a reading corner
+   * rather than refused).
+   */
   alternatives?: string[];
   /** `wall`: the anchor's back against a wall; `free`: anywhere on the floor; `corner`: against a wall, near a corner. */
   place: 'wall' | 'free' | 'corner';
@@ -59,7 +63,7 @@ const art: ProgrammeMember = { furnitureId: 'wall_art', relation: { kind: 'above
 const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolean; rug?: boolean } = {}): ProgrammeGroup => ({
   name: 'seating',
   anchor: sofa,
-  alternatives: sofa === 'sofa_3_seater' ? ['sofa_2_seater'] : [],
+  alternatives: sofa === 'sofa_3_seater' ? ['sofa_2_seater', 'armchair'] : sofa === 'sofa_2_seater' ? ['armchair'] : [],
   place: 'wall',
   members: [
     { furnitureId: 'coffee_table', relation: { kind: 'front', gap: COFFEE_TABLE_GAP_M, facing: 'same' } },
