@@ -27,7 +27,7 @@ const DOOR_SIDE_MARGIN_M = 0.15;
  * Height above the floor from which the wall behind a standing piece must look plain: over skirting boards (7–20 cm),
  * whose top edge runs along every wall; doors and passages reach the floor, so they still show above it.
  */
-export const BACKING_FROM_M = 0.25;
+const BACKING_FROM_M = 0.25;
 /** Side walls are looked at from this far before the camera on (nearer, they run out of the photo anyway). */
 const SIDE_WALL_NEAREST_M = 0.3;
 /** How close in the photo a piece may come to a window or door it must leave untouched. */
@@ -45,10 +45,10 @@ export interface RuleRequest {
   /** Image outlines of what already stands in the room (detected furniture): the piece's image may not overlap them. */
   obstacles?: [number, number][][];
   /**
-   * Whether the photo shows plain wall over an image outline, not a door frame, a closet's doors, a picture already
-   * there, a pass-through, cupboard fronts or a view the geometry did not find as an opening, over image outlines
-   * taken together: `hung`, the image box where a piece (art, a mirror) would hang; `behind`, the walls a standing
-   * piece would hide (hiddenWalls). Furniture stands and hangs only where it does.
+   * Whether the photo shows plain wall over image outlines taken together — not a door frame, a closet's doors, a
+   * picture already there, a pass-through, cupboard fronts or a view the geometry did not find as an opening:
+   * `hung`, the image box where a piece (art, a mirror) would hang; `behind`, the walls a piece standing against a
+   * wall would hide (hiddenWalls). Furniture stands and hangs only where it does.
    */
   plainWall?: (outlines: [number, number][][], use: 'hung' | 'behind') => boolean;
 }
@@ -101,10 +101,9 @@ export function hiddenWalls(room: RoomModel, footprint: Footprint, placement: Pl
   if (isFlat(footprint) || !placement.against) return [];
   const hull = imageHull(room, placement);
   if (hull.length < 3) return [];
-  const { left, right, front, floor, ceiling } = room.box;
   const out: [number, number][][] = [];
   for (const wall of room.visibleWalls) {
-    const quad = wallImage(room, wall, floor + BACKING_FROM_M, ceiling, left, right, front);
+    const quad = wallImage(room, wall, room.box.floor + BACKING_FROM_M, room.box.ceiling);
     if (!quad) continue;
     const hidden = convexClip(quad, hull);
     if (hidden.length >= 3) out.push(hidden);
@@ -116,7 +115,8 @@ export function hiddenWalls(room: RoomModel, footprint: Footprint, placement: Pl
  * A wall of the box between two heights, in the photo: the front wall whole, a side wall from the nearest distance at
  * which all of it lies before the camera (a side wall runs past the camera, where it has no image).
  */
-function wallImage(room: RoomModel, wall: WallLabel, low: number, high: number, left: number, right: number, front: number): [number, number][] | undefined {
+function wallImage(room: RoomModel, wall: WallLabel, low: number, high: number): [number, number][] | undefined {
+  const { left, right, front } = room.box;
   for (let near = SIDE_WALL_NEAREST_M; near < front; near += SIDE_WALL_NEAREST_M) {
     const ends: [number, number][] = wall === 'wall-front' ? [[left, front], [right, front]] : wall === 'wall-left' ? [[left, near], [left, front]] : [[right, front], [right, near]];
     const corners = ([[0, low], [1, low], [1, high], [0, high]] as const).map(([end, z]) => projectWorld(room.camera, [ends[end]![0], ends[end]![1], z]));
@@ -127,7 +127,7 @@ function wallImage(room: RoomModel, wall: WallLabel, low: number, high: number, 
 }
 
 /** The part of a convex polygon inside another convex polygon (Sutherland–Hodgman, either winding). */
-export function convexClip(subject: [number, number][], clip: [number, number][]): [number, number][] {
+function convexClip(subject: [number, number][], clip: [number, number][]): [number, number][] {
   let area = 0;
   for (let i = 0; i < clip.length; i++) {
     const p = clip[i]!;
