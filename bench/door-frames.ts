@@ -12,45 +12,30 @@
  * No rendering: the plans are what the renderer would be given. The room network's standing furniture is an obstacle,
  * as in a staging; the floor-clutter finder's outlines are not (none of these rooms holds clutter).
  */
-import path from 'node:path';
-import { loadConfig } from '../src/config/config.js';
-import { ModelRegistry } from '../src/repositories/models/model-registry.js';
-import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
-import { ModelStore } from '../src/repositories/models/model-store.js';
-import { analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { boxOutline } from '../src/services/staging/furnish-piece.js';
 import { plainWallCheck } from '../src/services/staging/plain-wall-check.js';
-import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { withDoorFrames } from '../src/staging/door-frames.js';
 import { roomModel } from '../src/staging/room-model.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
-import { drawnOpeningsMask } from './layout-scoring.js';
-import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, STYLES, type Arm } from './plan-coverage.js';
+import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, stagingAnalyses, STYLES, type Arm } from './plan-coverage.js';
 import { machineLine, writeSection } from './report.js';
-import { emptyRoomPhotos, readPhoto, roomTypeOf } from './shared-photos.js';
+import { roomTypeOf } from './shared-photos.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
-  const registry = ModelRegistry.load();
-  const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
-  const lines = await chooseLineSources(runtime, { roomNetwork: true });
-  const files = emptyRoomPhotos();
+  let photos = 0;
   let before = NO_PLANS;
   let after = NO_PLANS;
   let frames = 0;
   let framesOnDrawn = 0;
   const perPhoto: string[] = [];
-  for (const file of files) {
-    const name = path.basename(file);
-    const image = await readPhoto(file, 1024);
-    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt);
-    if (roomLayoutDoubt(analysis)) {
-      perPhoto.push(`| ${name} | refused: ${roomLayoutDoubt(analysis)} | | |`);
+  for await (const { name, image, analysis, doubt, drawn } of stagingAnalyses({ fitToMap: false })) {
+    photos++;
+    if (doubt) {
+      perPhoto.push(`| ${name} | refused: ${doubt} | | |`);
       continue;
     }
     const bare = roomModel(analysis);
     const framed = withDoorFrames(bare, analysis.lines);
-    const drawn = drawnOpeningsMask(name, image.width, image.height);
     let onDrawn = 0;
     for (const frame of framed.doorFrames) {
       const outline = polygonMask(image.width, image.height, [frame.polygon]);
@@ -73,14 +58,13 @@ async function main(): Promise<void> {
     perPhoto.push(`| ${name} | ${framed.doorFrames.length} (${onDrawn} on a drawn opening) | ${a.made} / ${a.covering} | ${b.made} / ${b.covering} |`);
     console.log(name, framed.doorFrames.length, onDrawn, a, b);
   }
-  await runtime.close();
   const row = (label: string, value: (arm: Arm) => string) => `| ${label} | ${value(before)} | ${value(after)} |`;
   const md = [
     '## Door frames from upright lines (`npm run bench:door-frames`)',
     '',
     machineLine(),
     '',
-    `${files.length} empty room photos at 1024 px, each planned for its room type in ${STYLES.length} styles × ${SEEDS.length} seeds with preserveWindows, on the`,
+    `${photos} empty room photos at 1024 px, each planned for its room type in ${STYLES.length} styles × ${SEEDS.length} seeds with preserveWindows, on the`,
     "stagings' analysis (the room networks' box first). Pieces are standing pieces (not rugs, not hung ones); a piece covers a drawn",
     `opening when its box, seen in the photo, covers more than ${COVERED_PIXELS} pixels of the windows and doors drawn by hand. These photos`,
     'chose the rules: nothing here is held out.',

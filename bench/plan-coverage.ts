@@ -2,10 +2,21 @@
  * What a room's plans cover of the windows and doors drawn by hand: shared by the benches that compare planner rules
  * side by side (bench:door-frames, bench:wall-behind). No rendering: the plans are what the renderer would be given.
  */
+import path from 'node:path';
+import { loadConfig } from '../src/config/config.js';
+import { ModelRegistry } from '../src/repositories/models/model-registry.js';
+import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
+import { ModelStore } from '../src/repositories/models/model-store.js';
+import type { RoomAnalysis } from '../src/services/geometry/analyze-room.js';
+import { analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
+import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import { planRoom, type PlanRequest } from '../src/staging/plan-room.js';
 import { convexHull } from '../src/staging/placement-rules.js';
 import { projectWorld, type RoomModel } from '../src/staging/room-model.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
+import type { RawImage } from '../src/vision/raw-image.js';
+import { drawnOpeningsMask } from './layout-scoring.js';
+import { emptyRoomPhotos, readPhoto } from './shared-photos.js';
 
 export const STYLES = ['scandinavian', 'japandi', 'industrial'];
 export const SEEDS = [21, 22];
@@ -57,4 +68,35 @@ export function planAndCount(room: RoomModel, roomId: string, drawn: Uint8Array,
     }
   }
   return arm;
+}
+
+export interface AnalysedPhoto {
+  name: string;
+  image: RawImage;
+  analysis: RoomAnalysis;
+  /** Why a whole-room staging would refuse this photo's layout (roomLayoutDoubt); the photo is not planned then. */
+  doubt: string | undefined;
+  /** The windows and doors drawn by hand, photo-sized. */
+  drawn: Uint8Array;
+}
+
+/**
+ * Every empty room photo of the shared set at 1024 px, analysed as a whole-room staging does (analyzeWithSecondOpinion
+ * with roomLayoutDoubt; `fitToMap`: the box moved onto a sure map, as stageRoom asks), with the room networks.
+ */
+export async function* stagingAnalyses(options: { fitToMap: boolean }): AsyncGenerator<AnalysedPhoto> {
+  const config = loadConfig(process.env);
+  const registry = ModelRegistry.load();
+  const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
+  try {
+    const lines = await chooseLineSources(runtime, { roomNetwork: true });
+    for (const file of emptyRoomPhotos()) {
+      const name = path.basename(file);
+      const image = await readPhoto(file, 1024);
+      const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, options);
+      yield { name, image, analysis, doubt: roomLayoutDoubt(analysis), drawn: drawnOpeningsMask(name, image.width, image.height) };
+    }
+  } finally {
+    await runtime.close();
+  }
 }

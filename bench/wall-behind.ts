@@ -9,42 +9,26 @@
  * and those whose box, seen in the photo, covers more than 300 pixels of the windows and doors drawn by hand
  * (bench/data/photo-layouts.json). No rendering: the plans are what the renderer would be given.
  */
-import path from 'node:path';
-import { loadConfig } from '../src/config/config.js';
-import { ModelRegistry } from '../src/repositories/models/model-registry.js';
-import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
-import { ModelStore } from '../src/repositories/models/model-store.js';
-import { analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { boxOutline } from '../src/services/staging/furnish-piece.js';
 import { MAX_BACKING_EDGE_SHARE, plainWallCheck } from '../src/services/staging/plain-wall-check.js';
-import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
 import type { PlanRequest } from '../src/staging/plan-room.js';
 import { roomFromLines } from '../src/staging/room-from-lines.js';
-import { drawnOpeningsMask } from './layout-scoring.js';
-import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, STYLES, type Arm } from './plan-coverage.js';
+import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, stagingAnalyses, STYLES, type Arm } from './plan-coverage.js';
 import { machineLine, writeSection } from './report.js';
-import { emptyRoomPhotos, readPhoto, roomTypeOf } from './shared-photos.js';
+import { roomTypeOf } from './shared-photos.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
-  const registry = ModelRegistry.load();
-  const runtime = new ModelRuntime(new ModelStore(config.models.cacheDir, registry), registry, { intraOpNumThreads: 2 });
-  const lines = await chooseLineSources(runtime, { roomNetwork: true });
-  const files = emptyRoomPhotos();
+  let photos = 0;
   let before = NO_PLANS;
   let after = NO_PLANS;
   const perPhoto: string[] = [];
-  for (const file of files) {
-    const name = path.basename(file);
-    const image = await readPhoto(file, 1024);
-    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, { fitToMap: true });
-    const doubt = roomLayoutDoubt(analysis);
+  for await (const { name, image, analysis, doubt, drawn } of stagingAnalyses({ fitToMap: true })) {
+    photos++;
     if (doubt) {
       perPhoto.push(`| ${name} | refused: ${doubt} | |`);
       continue;
     }
     const room = roomFromLines(analysis, false);
-    const drawn = drawnOpeningsMask(name, image.width, image.height);
     const obstacles = (analysis.standing ?? []).map((b) => boxOutline(b));
     const check = plainWallCheck(image, room, false);
     const hungOnly: PlanRequest['plainWall'] = (outline, use) => use === 'behind' || check(outline, use);
@@ -55,14 +39,13 @@ async function main(): Promise<void> {
     perPhoto.push(`| ${name} | ${a.made} / ${a.pieces} / ${a.covering} | ${b.made} / ${b.pieces} / ${b.covering} |`);
     console.log(name, a, b);
   }
-  await runtime.close();
   const row = (label: string, value: (arm: Arm) => string) => `| ${label} | ${value(before)} | ${value(after)} |`;
   const md = [
     '## The wall behind standing pieces (`npm run bench:wall-behind`)',
     '',
     machineLine(),
     '',
-    `${files.length} empty room photos at 1024 px, each planned for its room type in ${STYLES.length} styles × ${SEEDS.length} seeds with preserveWindows, on the`,
+    `${photos} empty room photos at 1024 px, each planned for its room type in ${STYLES.length} styles × ${SEEDS.length} seeds with preserveWindows, on the`,
     "whole-room stagings' analysis (the room networks' box, moved onto a sure map; door frames and columns). **Before**: the plain-wall",
     `rule for hung pieces alone; **after**: a standing piece against a wall also needs at most ${(MAX_BACKING_EDGE_SHARE * 100).toFixed(0)} % edge pixels on the wall it hides`,
     '(docs/decisions/0028). Pieces are standing pieces (not rugs, not hung ones); a piece covers a drawn opening when its box, seen in the',

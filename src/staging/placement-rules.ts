@@ -1,5 +1,7 @@
 import type { Footprint } from '../furniture/generator.js';
+import { FACE_LABELS, facePolygons } from '../vision/geometry/room-box.js';
 import type { Vec3 } from '../vision/geometry/vec3.js';
+import { clipPolygon, convexHalfPlanes } from '../vision/polygon-clip.js';
 import type { Placement } from './place-piece.js';
 import { blockOutline, projectWorld, type RoomBlock, type RoomModel, type WallLabel } from './room-model.js';
 
@@ -28,8 +30,6 @@ const DOOR_SIDE_MARGIN_M = 0.15;
  * whose top edge runs along every wall; doors and passages reach the floor, so they still show above it.
  */
 const BACKING_FROM_M = 0.25;
-/** Side walls are looked at from this far before the camera on (nearer, they run out of the photo anyway). */
-const SIDE_WALL_NEAREST_M = 0.3;
 /** How close in the photo a piece may come to a window or door it must leave untouched. */
 const OPENING_MARGIN_PX = 2;
 
@@ -101,60 +101,13 @@ export function hiddenWalls(room: RoomModel, footprint: Footprint, placement: Pl
   if (isFlat(footprint) || !placement.against) return [];
   const hull = imageHull(room, placement);
   if (hull.length < 3) return [];
-  const out: [number, number][][] = [];
-  for (const wall of room.visibleWalls) {
-    const quad = wallImage(room, wall, room.box.floor + BACKING_FROM_M, room.box.ceiling);
-    if (!quad) continue;
-    const hidden = convexClip(quad, hull);
-    if (hidden.length >= 3) out.push(hidden);
-  }
-  return out;
-}
-
-/**
- * A wall of the box between two heights, in the photo: the front wall whole, a side wall from the nearest distance at
- * which all of it lies before the camera (a side wall runs past the camera, where it has no image).
- */
-function wallImage(room: RoomModel, wall: WallLabel, low: number, high: number): [number, number][] | undefined {
-  const { left, right, front } = room.box;
-  for (let near = SIDE_WALL_NEAREST_M; near < front; near += SIDE_WALL_NEAREST_M) {
-    const ends: [number, number][] = wall === 'wall-front' ? [[left, front], [right, front]] : wall === 'wall-left' ? [[left, near], [left, front]] : [[right, front], [right, near]];
-    const corners = ([[0, low], [1, low], [1, high], [0, high]] as const).map(([end, z]) => projectWorld(room.camera, [ends[end]![0], ends[end]![1], z]));
-    if (corners.every((c) => c !== undefined)) return corners as [number, number][];
-    if (wall === 'wall-front') return undefined;
-  }
-  return undefined;
-}
-
-/** The part of a convex polygon inside another convex polygon (Sutherland–Hodgman, either winding). */
-function convexClip(subject: [number, number][], clip: [number, number][]): [number, number][] {
-  let area = 0;
-  for (let i = 0; i < clip.length; i++) {
-    const p = clip[i]!;
-    const q = clip[(i + 1) % clip.length]!;
-    area += p[0] * q[1] - q[0] * p[1];
-  }
-  const sign = area >= 0 ? 1 : -1;
-  let out = subject;
-  for (let i = 0; i < clip.length && out.length > 0; i++) {
-    const a = clip[i]!;
-    const b = clip[(i + 1) % clip.length]!;
-    const side = (p: [number, number]) => sign * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]));
-    const input = out;
-    out = [];
-    for (let k = 0; k < input.length; k++) {
-      const p = input[k]!;
-      const q = input[(k + 1) % input.length]!;
-      const sp = side(p);
-      const sq = side(q);
-      if (sp >= 0) out.push(p);
-      if ((sp >= 0) !== (sq >= 0)) {
-        const t = sp / (sp - sq);
-        out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
-      }
-    }
-  }
-  return out;
+  const edges = convexHalfPlanes(hull);
+  // The box with its floor raised over the skirting: its walls' faces are the walls from there up.
+  const raised = { ...room.box, floor: room.box.floor + BACKING_FROM_M, back: -Infinity };
+  return facePolygons(room.camera, raised)
+    .filter(({ face }) => (room.visibleWalls as ReadonlySet<string>).has(FACE_LABELS[face]))
+    .map(({ polygon }) => clipPolygon(polygon, edges))
+    .filter((hidden) => hidden.length >= 3);
 }
 
 /** Flat pieces (rugs, mats) lie under others and do not block a walkway. */

@@ -1,5 +1,5 @@
 import { dilateSquare } from './mask-morphology.js';
-import { fillPolygon, type Polygon } from './polygon-mask.js';
+import { fillPolygon, forEachSpan, type Polygon } from './polygon-mask.js';
 import { lumaAt } from './privacy/luminance.js';
 import type { RawImage } from './raw-image.js';
 
@@ -81,31 +81,12 @@ export class WallEdges {
   private sums(outline: Polygon): { edges: number; counted: number } {
     let edges = 0;
     let counted = 0;
-    if (outline.length < 3) return { edges, counted };
-    const points = outline.map(([x, y]) => [x * this.scale, y * this.scale] as const);
-    const ys = points.map((p) => p[1]);
-    const top = Math.max(0, Math.floor(Math.min(...ys)));
-    const bottom = Math.min(this.height - 1, Math.ceil(Math.max(...ys)));
     const stride = this.width + 1;
-    const crossings: number[] = [];
-    for (let y = top; y <= bottom; y++) {
-      const cy = y + 0.5;
-      crossings.length = 0;
-      for (let i = 0; i < points.length; i++) {
-        const [x0, y0] = points[i]!;
-        const [x1, y1] = points[(i + 1) % points.length]!;
-        if ((y0 <= cy && y1 > cy) || (y1 <= cy && y0 > cy)) crossings.push(x0 + ((cy - y0) / (y1 - y0)) * (x1 - x0));
-      }
-      crossings.sort((a, b) => a - b);
-      for (let k = 0; k + 1 < crossings.length; k += 2) {
-        // Pixels from..to-1 have their centres between the two crossings (as fillPolygon fills them).
-        const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
-        const to = Math.min(this.width, Math.ceil(crossings[k + 1]! - 0.5));
-        if (to <= from) continue;
-        edges += this.edgeSums[y * stride + to]! - this.edgeSums[y * stride + from]!;
-        counted += this.countedSums[y * stride + to]! - this.countedSums[y * stride + from]!;
-      }
-    }
+    const scaled = outline.map(([x, y]) => [x * this.scale, y * this.scale] as const);
+    forEachSpan(scaled, this.width, this.height, (y, from, to) => {
+      edges += this.edgeSums[y * stride + to]! - this.edgeSums[y * stride + from]!;
+      counted += this.countedSums[y * stride + to]! - this.countedSums[y * stride + from]!;
+    });
     return { edges, counted };
   }
 }

@@ -6,6 +6,14 @@ export type Polygon = readonly (readonly [number, number])[];
  * outside the image are ignored.
  */
 export function fillPolygon(mask: Uint8Array, width: number, height: number, polygon: Polygon, value = 1): void {
+  forEachSpan(polygon, width, height, (y, from, to) => mask.fill(value, y * width + from, y * width + to));
+}
+
+/**
+ * Calls `visit` for each run of pixels whose centres lie inside the polygon (even-odd rule), row by row: pixels
+ * `from` to `to` − 1 of row `y`, inside the image.
+ */
+export function forEachSpan(polygon: Polygon, width: number, height: number, visit: (y: number, from: number, to: number) => void): void {
   if (polygon.length < 3) return;
   const ys = polygon.map((p) => p[1]);
   const top = Math.max(0, Math.floor(Math.min(...ys)));
@@ -23,8 +31,8 @@ export function fillPolygon(mask: Uint8Array, width: number, height: number, pol
     for (let k = 0; k + 1 < crossings.length; k += 2) {
       // Pixel x is inside when its centre x + 0.5 lies between the two crossings.
       const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
-      const to = Math.min(width - 1, Math.ceil(crossings[k + 1]! - 0.5) - 1);
-      for (let x = from; x <= to; x++) mask[y * width + x] = value;
+      const to = Math.min(width, Math.ceil(crossings[k + 1]! - 0.5));
+      if (to > from) visit(y, from, to);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { clipParameters } from './clip.js';
+import { clipPolygon } from '../polygon-clip.js';
 import { cameraToWorld, worldToCamera, type PinholeCamera } from './camera.js';
 import type { Vec3 } from './vec3.js';
 
@@ -173,31 +174,8 @@ function projectPolygon(camera: PinholeCamera, points: Vec3[]): Polygon {
     }
   }
   if (clipped.length < 3) return [];
-  let polygon: Polygon = clipped.map((p) => [camera.cx + (camera.focal * p[0]) / p[2], camera.cy + (camera.focal * p[1]) / p[2]]);
-  // Image-rectangle clip.
-  const edges: [(p: [number, number]) => number][] = [
-    [(p) => p[0]],
-    [(p) => camera.width - p[0]],
-    [(p) => p[1]],
-    [(p) => camera.height - p[1]],
-  ];
-  for (const [inside] of edges) {
-    const next: Polygon = [];
-    for (let i = 0; i < polygon.length; i++) {
-      const p = polygon[i]!;
-      const q = polygon[(i + 1) % polygon.length]!;
-      const dp = inside(p);
-      const dq = inside(q);
-      if (dp >= 0) next.push(p);
-      if ((dp >= 0) !== (dq >= 0)) {
-        const t = dp / (dp - dq);
-        next.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
-      }
-    }
-    polygon = next;
-    if (polygon.length < 3) return [];
-  }
-  return polygon;
+  const polygon: Polygon = clipped.map((p) => [camera.cx + (camera.focal * p[0]) / p[2], camera.cy + (camera.focal * p[1]) / p[2]]);
+  return clipPolygon(polygon, [(p) => p[0], (p) => camera.width - p[0], (p) => p[1], (p) => camera.height - p[1]]);
 }
 
 export function area(polygon: readonly (readonly [number, number])[]): number {
