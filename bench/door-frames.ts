@@ -10,7 +10,9 @@
  * with those that lie on a drawn window or door (a third of their outline or more).
  *
  * No rendering: the plans are what the renderer would be given. The room network's standing furniture is an obstacle,
- * as in a staging; the floor-clutter finder's outlines are not (none of these rooms holds clutter).
+ * as in a staging; the floor-clutter finder's outlines are not (none of these rooms holds clutter). Both arms keep the
+ * plain-wall rules (decision 0028), each leaving its own windows, doors and door frames out of the wall it judges, so
+ * a door frame is kept clear either by its strip or, without it, by the edges it shows behind a piece.
  */
 import { boxOutline } from '../src/services/staging/furnish-piece.js';
 import { plainWallCheck } from '../src/services/staging/plain-wall-check.js';
@@ -67,7 +69,8 @@ async function main(): Promise<void> {
     `${photos} empty room photos at 1024 px, each planned for its room type in ${STYLES.length} styles × ${SEEDS.length} seeds with preserveWindows, on the`,
     "stagings' analysis (the room networks' box first). Pieces are standing pieces (not rugs, not hung ones); a piece covers a drawn",
     `opening when its box, seen in the photo, covers more than ${COVERED_PIXELS} pixels of the windows and doors drawn by hand. These photos`,
-    'chose the rules: nothing here is held out.',
+    'chose the rules: nothing here is held out. Both sides keep the plain-wall rules of decision 0028, each leaving its own found openings',
+    "out of the walls it judges: without door frames, a frame's edges behind a piece still keep the piece away.",
     '',
     '| | Doors found by the analyses only | With door frames |',
     '|---|---:|---:|',

@@ -1,5 +1,5 @@
 /**
- * The plain wall behind standing pieces (src/staging/placement-rules.ts backingOutline, docs/decisions/0028), measured
+ * The plain wall behind standing pieces (src/staging/placement-rules.ts hiddenWalls, docs/decisions/0028), measured
  * on the room plans of every empty room photo of the shared set, side by side in one run: the planner's plain-wall
  * rule for hung pieces alone, as before, and with the wall a standing piece would hide checked too.
  *

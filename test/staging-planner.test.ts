@@ -5,9 +5,12 @@ import { furnitureIds } from '../src/furniture/library.js';
 import { DOOR_CLEARANCE_M, convexHull, convexOverlap } from '../src/staging/place-piece.js';
 import { planRoom, PLAN_NEAREST_M, type PlanRequest, type RoomPlan } from '../src/staging/plan-room.js';
 import { hiddenWalls } from '../src/staging/placement-rules.js';
-import { projectWorld, wallPoint } from '../src/staging/room-model.js';
+import { pointOnWall, projectWorld, wallPoint } from '../src/staging/room-model.js';
 import { checkWalkway } from '../src/staging/walkway.js';
 import { WallEdges } from '../src/vision/plain-wall.js';
+import { polygonMask } from '../src/vision/polygon-mask.js';
+import { Random } from '../src/random.js';
+import { plainWallCheck } from '../src/services/staging/plain-wall-check.js';
 import rooms from '../src/catalog/rooms.json' with { type: 'json' };
 import { syntheticRoom } from './helpers/synthetic-room.js';
 
@@ -141,6 +144,28 @@ describe('planRoom', () => {
     assert.ok(made >= 10, `only ${made} of 15 plans made around the closet`);
   });
 
+  it('takes the walls a piece hides from above the skirting, and none for a piece standing free', () => {
+    const plan = planRoom(room, request('living_room', 1));
+    let against = 0;
+    for (const piece of plan.pieces) {
+      const hidden = hiddenWalls(room, piece.piece.footprint, piece.placement);
+      if (!piece.placement.against || flat(piece)) {
+        assert.deepEqual(hidden, [], `${piece.furnitureId} stands free or flat and still hides walls`);
+        continue;
+      }
+      against++;
+      assert.ok(hidden.length > 0, `${piece.furnitureId} against ${piece.placement.against} hides no wall`);
+      for (const outline of hidden) {
+        for (const [x, y] of outline) {
+          // Each corner lies on one of the walls, at least 0.25 m above the floor.
+          const heights = (['wall-left', 'wall-front', 'wall-right'] as const).map((wall) => pointOnWall(room.camera, room.box, wall, x, y)).filter((p) => p && p[0] >= room.box.left - 1e-6 && p[0] <= room.box.right + 1e-6 && p[1] <= room.box.front + 1e-6).map((p) => p![2] - room.box.floor);
+          assert.ok(heights.some((h) => h >= 0.25 - 1e-6), `${piece.furnitureId}: a corner of what it hides at ${heights.map((h) => h.toFixed(2))} m`);
+        }
+      }
+    }
+    assert.ok(against >= 2, `only ${against} pieces against a wall`);
+  });
+
   it('seats a living room on an armchair where no sofa has a place', () => {
     // Only stretches too short for a sofa are plain enough to stand against: the front wall right of the window and
     // the far 1.5 m of each side wall; the rest shows edges.
@@ -163,7 +188,7 @@ describe('planRoom', () => {
     const bed = plan.missing.find((m) => m.furnitureId === 'double_bed' || m.furnitureId === 'single_bed');
     assert.match(bed?.reason ?? '', /no plain wall where it would stand against it/);
     // The refusal names why the room's main group has no place, not only that it has none.
-    assert.ok(plan.violations.some((v) => /^the bed \(double_bed\) group has no place, since the photo shows no plain wall/.test(v)), JSON.stringify(plan.violations));
+    assert.ok(plan.violations.some((v) => /^the bed \(double_bed or single_bed\) group has no place, since the photo shows no plain wall/.test(v)), JSON.stringify(plan.violations));
   });
 
   it('hangs art only where the photo shows plain wall, and says why where it does not', () => {
@@ -329,10 +354,57 @@ describe('WallEdges', () => {
     assert.ok(Math.abs(small - large) < 0.3 * small, `${small} at 1000 px, ${large} at 4000 px`);
   });
 
+  it('sums any outline as a count of its pixels would', () => {
+    const width = 120;
+    const height = 90;
+    const data = new Uint8Array(width * height);
+    const random = new Random(4);
+    for (let i = 0; i < data.length; i++) data[i] = random.chance(0.1) ? 40 : 200;
+    const image = { data, width, height, channels: 1 as const };
+    const edges = new WallEdges(image);
+    for (let k = 0; k < 100; k++) {
+      const triangle: [number, number][] = [0, 1, 2].map(() => [random.uniform(-20, width + 20), random.uniform(-20, height + 20)]);
+      const inside = polygonMask(width, height, [triangle]);
+      let counted = 0;
+      let onEdge = 0;
+      for (let y = 1; y < height - 1; y++) {
+        for (let x = 1; x < width - 1; x++) {
+          const i = y * width + x;
+          if (!inside[i]) continue;
+          counted++;
+          const gx = data[i + 1]! - data[i - 1]!;
+          const gy = data[i + width]! - data[i - width]!;
+          if (gx * gx + gy * gy > 144) onEdge++;
+        }
+      }
+      const share = edges.share([triangle]);
+      if (counted < 64) assert.equal(share, undefined);
+      else assert.ok(Math.abs(share! - onEdge / counted) < 1e-9, `triangle ${k}: ${share} against ${onEdge / counted}`);
+    }
+  });
+
   it('leaves out what is excluded, and has no share where nothing is counted', () => {
     const edges = new WallEdges(photo(3), [rectangle(45, 0, 65, 60)]);
     assert.equal(edges.share([rectangle(40, 5, 70, 50)]), 0);
     assert.equal(edges.share([rectangle(48, 5, 60, 50)]), undefined);
     assert.equal(new WallEdges(photo(3)).share([rectangle(120, 5, 160, 50)]), undefined);
+  });
+});
+
+describe('plainWallCheck', () => {
+  it('hangs no art over a window it found, though the wall a standing piece hides leaves the window out', () => {
+    const width = 200;
+    const height = 120;
+    const data = new Uint8Array(width * height).fill(210);
+    // A window's view, busy with edges, at x 100–160.
+    for (let y = 20; y < 100; y++) for (let x = 100; x < 160; x++) data[y * width + x] = (x + y) % 6 < 3 ? 60 : 220;
+    const window: [number, number][] = [[100, 100], [160, 100], [160, 20], [100, 20]];
+    const check = plainWallCheck({ data, width, height, channels: 1 }, { openings: [{ kind: 'window', wall: 'wall-front', u0: 0, u1: 1, bottom: 0.9, top: 2, polygon: window }], doorFrames: [] }, false);
+    const halfOver: [number, number][] = [[70, 40], [130, 40], [130, 80], [70, 80]];
+    const beside: [number, number][] = [[20, 40], [80, 40], [80, 80], [20, 80]];
+    assert.equal(check([halfOver], 'hung'), false);
+    assert.equal(check([beside], 'hung'), true);
+    assert.equal(check([halfOver], 'behind'), true);
+    assert.equal(plainWallCheck({ data, width, height, channels: 1 }, { openings: [], doorFrames: [] }, true)([beside], 'hung'), false);
   });
 });

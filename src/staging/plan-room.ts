@@ -559,7 +559,8 @@ function violationsOf(room: RoomModel, groups: ProgrammeGroup[], candidates: Gro
   if (hard.cutOffDoors > 0) out.push(`${hard.cutOffDoors} door(s) cut off from the camera's side of the room`);
   for (const group of hard.unplaced) {
     const reason = why(group);
-    out.push(`the ${group.name} (${group.anchor}) group has no place${reason ? `, since ${reason}` : ''}`);
+    const pieces = [group.anchor, ...(group.alternatives ?? [])].join(' or ');
+    out.push(`the ${group.name} (${pieces}) group has no place${reason ? `, since ${reason}` : ''}`);
   }
   return out;
 }

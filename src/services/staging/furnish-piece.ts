@@ -61,8 +61,9 @@ export async function furnishPiece(
     footprint: piece.footprint,
     preserveWindows: request.preserveWindows,
     random: new Random(request.seed).fork('placement'),
-    // A user's mask is their own choice of where the piece goes, as with door frames and columns (roomFromLines).
-    ...(request.mask ? { mask: request.mask } : { plainWall: plainWallCheck(image, room, false) }),
+    // A user's mask (or point) is their own choice of where the piece goes, as with door frames and columns
+    // (roomFromLines): the photo's walls are not second-guessed there.
+    ...(request.mask ? { mask: request.mask } : request.at ? {} : { plainWall: plainWallCheck(image, room, false) }),
     ...(request.at ? { at: request.at } : {}),
   });
   if (!outcome.placed) {
@@ -70,7 +71,9 @@ export async function furnishPiece(
       ? 'mark a larger area of visible floor, or choose a smaller piece'
       : /already in the photo/.test(outcome.reason)
         ? 'declutter the photo first, or choose a smaller piece'
-        : request.preserveWindows
+        : /no plain wall/.test(outcome.reason)
+          ? 'send a mask marking the floor where it should stand, or choose another piece'
+          : request.preserveWindows
           ? 'choose a smaller piece, or leave preserveWindows off'
           : 'choose a smaller piece';
     throw new AppError('no_room_for_furniture', 400, `${outcome.reason}: ${fix}`);

@@ -19,16 +19,25 @@ export const MAX_HUNG_EDGE_SHARE = 0.03;
 export const MAX_BACKING_EDGE_SHARE = 0.05;
 
 /**
- * The placement rules' plain-wall check on this photo (RuleRequest.plainWall): edges looked for once, the windows,
- * doors and door frames found left out (other rules keep furniture off them). Art hangs only over wall the photo
- * shows plain, and nowhere where the caller keeps the walls as they are; a piece stands against a wall only where
- * what it hides of the walls is plain, or too little of it is seen to tell.
+ * The placement rules' plain-wall check on this photo (RuleRequest.plainWall), its edges looked for on first use. Art
+ * hangs only over wall the photo shows plain, the view through a window counting as edges as ever (with preserveWindows
+ * off nothing else keeps art off a window), and nowhere where the caller keeps the walls as they are. A piece stands
+ * against a wall only where what it hides of the walls is plain, or too little of it is seen to tell; there the
+ * windows, doors and door frames found are left out, since other rules keep standing furniture off them or leave it
+ * before them on purpose (preserveWindows off).
  */
 export function plainWallCheck(image: RawImage, room: Pick<RoomModel, 'openings' | 'doorFrames'>, wallsPreserved: boolean): NonNullable<RuleRequest['plainWall']> {
-  const edges = new WallEdges(image, [...room.openings, ...room.doorFrames].map((o) => o.polygon));
+  let all: WallEdges | undefined;
+  let wallOnly: WallEdges | undefined;
   return (outlines, use) => {
-    const share = edges.share(outlines);
-    if (use === 'hung') return !wallsPreserved && share !== undefined && share <= MAX_HUNG_EDGE_SHARE;
+    if (use === 'hung') {
+      if (wallsPreserved) return false;
+      all ??= new WallEdges(image);
+      const share = all.share(outlines);
+      return share !== undefined && share <= MAX_HUNG_EDGE_SHARE;
+    }
+    wallOnly ??= new WallEdges(image, [...room.openings, ...room.doorFrames].map((o) => o.polygon));
+    const share = wallOnly.share(outlines);
     return share === undefined || share <= MAX_BACKING_EDGE_SHARE;
   };
 }
