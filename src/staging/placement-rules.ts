@@ -92,9 +92,9 @@ export function brokenRule(room: RoomModel, request: RuleRequest, placement: Pla
 /**
  * The walls a piece standing against a wall hides in the photo: its image over each visible wall of the box, from
  * BACKING_FROM_M up (over any skirting). A door, a closet's doors, a passage or a window reaches down into it, and a
- * piece before them would hide them (seen on empty_bedroom_02: a chest of drawers before the closet's doors, which no
- * analysis found); where the wall is not where the layout put it, the floor shows there instead (empty_living_04: a
- * sofa "against" a wall 1.5 m behind it). Empty for a flat piece and one standing free: a table in the middle of a
+ * piece before them would hide them (empty_office_01: floor lamps before the part of its window the analyses missed);
+ * where the wall is not where the layout put it, the floor shows there instead (empty_living_04: a sofa "against" a
+ * wall 1.5 m behind it). Empty for a flat piece and one standing free: a table in the middle of a
  * kitchen hides the cupboards behind it, as in any photo of a furnished kitchen, and stands in no one's way there.
  */
 export function hiddenWalls(room: RoomModel, footprint: Footprint, placement: Placement): [number, number][][] {
