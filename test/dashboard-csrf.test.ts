@@ -28,7 +28,8 @@ describe('CSRF: a cookie alone changes nothing', () => {
     const { cookie, csrfToken } = browser;
     const forged: Array<[string, Record<string, string>]> = [
       ['no token', { cookie, origin: ORIGIN }],
-      ['a wrong token', { cookie, origin: ORIGIN, 'x-csrf-token': `${csrfToken.slice(0, -2)}AA` }],
+      // Its first character changed: the token's last two were once 'AA' already, and the "wrong" one was right.
+      ['a wrong token', { cookie, origin: ORIGIN, 'x-csrf-token': `${csrfToken.startsWith('A') ? 'B' : 'A'}${csrfToken.slice(1)}` }],
       ['another session\'s token', { cookie, origin: ORIGIN, 'x-csrf-token': (await browserSession(t.app, ORIGIN, { email: 'other@example.com', password: 'other password' })).csrfToken }],
       ['no Origin', { cookie, 'x-csrf-token': csrfToken }],
       ['another Origin', { cookie, origin: 'https://evil.example', 'x-csrf-token': csrfToken }],
