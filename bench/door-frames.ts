@@ -19,7 +19,7 @@ import { plainWallCheck } from '../src/services/staging/plain-wall-check.js';
 import { withDoorFrames } from '../src/staging/door-frames.js';
 import { roomModel } from '../src/staging/room-model.js';
 import { polygonMask } from '../src/vision/polygon-mask.js';
-import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, stagingAnalyses, STYLES, type Arm } from './plan-coverage.js';
+import { added, armRows, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, stagingAnalyses, STYLES } from './plan-coverage.js';
 import { machineLine, writeSection } from './report.js';
 import { roomTypeOf } from './shared-photos.js';
 
@@ -60,7 +60,6 @@ async function main(): Promise<void> {
     perPhoto.push(`| ${name} | ${framed.doorFrames.length} (${onDrawn} on a drawn opening) | ${a.made} / ${a.covering} | ${b.made} / ${b.covering} |`);
     console.log(name, framed.doorFrames.length, onDrawn, a, b);
   }
-  const row = (label: string, value: (arm: Arm) => string) => `| ${label} | ${value(before)} | ${value(after)} |`;
   const md = [
     '## Door frames from upright lines (`npm run bench:door-frames`)',
     '',
@@ -74,10 +73,7 @@ async function main(): Promise<void> {
     '',
     '| | Doors found by the analyses only | With door frames |',
     '|---|---:|---:|',
-    row('Plans made', (arm) => `${arm.made} of ${arm.plans}`),
-    row('Standing pieces placed', (arm) => `${arm.pieces}`),
-    row('Pieces covering a drawn window or door', (arm) => `${arm.covering}`),
-    row('Drawn window and door pixels under them', (arm) => `${arm.coveredPixels}`),
+    ...armRows(before, after),
     '',
     `Door frames found: ${frames}, of which ${framesOnDrawn} lie on a drawn window or door.`,
     '',

@@ -36,6 +36,17 @@ export interface Arm {
 
 export const NO_PLANS: Arm = { plans: 0, made: 0, pieces: 0, covering: 0, coveredPixels: 0 };
 
+/** The two arms side by side, a Markdown table's rows: plans made, standing pieces, and what they cover. */
+export function armRows(before: Arm, after: Arm): string[] {
+  const row = (label: string, value: (arm: Arm) => string) => `| ${label} | ${value(before)} | ${value(after)} |`;
+  return [
+    row('Plans made', (arm) => `${arm.made} of ${arm.plans}`),
+    row('Standing pieces placed', (arm) => `${arm.pieces}`),
+    row('Pieces covering a drawn window or door', (arm) => `${arm.covering}`),
+    row('Drawn window and door pixels under them', (arm) => `${arm.coveredPixels}`),
+  ];
+}
+
 export function added(a: Arm, b: Arm): Arm {
   return { plans: a.plans + b.plans, made: a.made + b.made, pieces: a.pieces + b.pieces, covering: a.covering + b.covering, coveredPixels: a.coveredPixels + b.coveredPixels };
 }

@@ -13,7 +13,7 @@ import { boxOutline } from '../src/services/staging/furnish-piece.js';
 import { MAX_BACKING_EDGE_SHARE, plainWallCheck } from '../src/services/staging/plain-wall-check.js';
 import type { PlanRequest } from '../src/staging/plan-room.js';
 import { roomFromLines } from '../src/staging/room-from-lines.js';
-import { added, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, stagingAnalyses, STYLES, type Arm } from './plan-coverage.js';
+import { added, armRows, COVERED_PIXELS, NO_PLANS, planAndCount, SEEDS, stagingAnalyses, STYLES } from './plan-coverage.js';
 import { machineLine, writeSection } from './report.js';
 import { roomTypeOf } from './shared-photos.js';
 
@@ -39,7 +39,6 @@ async function main(): Promise<void> {
     perPhoto.push(`| ${name} | ${a.made} / ${a.pieces} / ${a.covering} | ${b.made} / ${b.pieces} / ${b.covering} |`);
     console.log(name, a, b);
   }
-  const row = (label: string, value: (arm: Arm) => string) => `| ${label} | ${value(before)} | ${value(after)} |`;
   const md = [
     '## The wall behind standing pieces (`npm run bench:wall-behind`)',
     '',
@@ -53,10 +52,7 @@ async function main(): Promise<void> {
     '',
     '| | Before | After |',
     '|---|---:|---:|',
-    row('Plans made', (arm) => `${arm.made} of ${arm.plans}`),
-    row('Standing pieces placed', (arm) => `${arm.pieces}`),
-    row('Pieces covering a drawn window or door', (arm) => `${arm.covering}`),
-    row('Drawn window and door pixels under them', (arm) => `${arm.coveredPixels}`),
+    ...armRows(before, after),
     '',
     `| Photo | Plans made / standing pieces / pieces covering drawn openings (of ${STYLES.length * SEEDS.length} plans), before | After |`,
     '|---|---:|---:|',

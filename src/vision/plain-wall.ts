@@ -1,6 +1,6 @@
+import { downsampleToPlanes } from './colour-planes.js';
 import { dilateSquare } from './mask-morphology.js';
 import { fillPolygon, forEachSpan, type Polygon } from './polygon-mask.js';
-import { lumaAt } from './privacy/luminance.js';
 import type { RawImage } from './raw-image.js';
 
 /** A luma step across two pixels (central differences, 0–255 levels) from which a pixel lies on an edge. */
@@ -10,7 +10,7 @@ const EDGE_STEP = 12;
  * its share of an outline falls as the photo grows; at one working size the thresholds measured on the shared rooms
  * (at 1024 px) hold for a 12 MP photo too.
  */
-export const WALL_EDGES_LONG_SIDE = 1024;
+const WALL_EDGES_LONG_SIDE = 1024;
 /** Pixels (at the working size) around each excluded outline also left out: a window's or door's own frame. */
 const EXCLUDED_MARGIN_PX = 2;
 /** Fewest counted pixels (at the working size, an 8-pixel square) a share is given for. */
@@ -34,11 +34,13 @@ export class WallEdges {
 
   constructor(image: RawImage, excluded: readonly Polygon[] = []) {
     this.scale = Math.min(1, WALL_EDGES_LONG_SIDE / Math.max(image.width, image.height));
-    const width = Math.max(1, Math.round(image.width * this.scale));
-    const height = Math.max(1, Math.round(image.height * this.scale));
+    // The photo area-averaged to the working size, as its luma (0–255, the weights of lumaAt).
+    const planes = downsampleToPlanes(image, WALL_EDGES_LONG_SIDE);
+    const { width, height } = planes;
     this.width = width;
     this.height = height;
-    const luma = reducedLuma(image, width, height);
+    const luma = new Float32Array(width * height);
+    for (let i = 0; i < luma.length; i++) luma[i] = 255 * (0.299 * planes.r[i]! + 0.587 * planes.g[i]! + 0.114 * planes.b[i]!);
     const left = new Uint8Array(width * height);
     for (const polygon of excluded) fillPolygon(left, width, height, polygon.map(([x, y]) => [x * this.scale, y * this.scale] as const));
     const out = dilateSquare(left, width, height, EXCLUDED_MARGIN_PX);
@@ -89,22 +91,4 @@ export class WallEdges {
     });
     return { edges, counted };
   }
-}
-
-/** The photo's luma at width × height, each reduced pixel the mean of the photo's pixels that fall in it. */
-function reducedLuma(image: RawImage, width: number, height: number): Float32Array {
-  const sums = new Float32Array(width * height);
-  const counts = new Uint32Array(width * height);
-  const sx = width / image.width;
-  const sy = height / image.height;
-  for (let y = 0; y < image.height; y++) {
-    const row = Math.min(height - 1, Math.floor(y * sy)) * width;
-    for (let x = 0; x < image.width; x++) {
-      const i = row + Math.min(width - 1, Math.floor(x * sx));
-      sums[i]! += lumaAt(image, y * image.width + x);
-      counts[i]!++;
-    }
-  }
-  for (let i = 0; i < sums.length; i++) sums[i] = sums[i]! / Math.max(1, counts[i]!);
-  return sums;
 }
