@@ -22,6 +22,12 @@ export type Relation =
 export interface ProgrammeMember {
   furnitureId: string;
   relation: Relation;
+  /**
+   * At most this share of the anchor's width: art over a sofa or a bed, and a coffee table before its seat, are about
+   * two thirds of it (the designers' rule; ../shared/research/staging-anchors.md). A piece that comes in no size that
+   * small takes its smallest.
+   */
+  widthShare?: number;
   /** Left out, and counted as such, when it does not fit; otherwise the whole group moves until it does. */
   optional?: boolean;
   /** Decor (art): placed with the group by smart-staging-v2 and furnish, not by the legacy smart-staging. */
@@ -57,8 +63,11 @@ const COFFEE_TABLE_GAP_M = 0.45;
 /** A desk chair's seat half under the desk's front. */
 const DESK_CHAIR_GAP_M = -0.2;
 
+/** Art over a piece, and a coffee table before its seat: two thirds of the piece's width. */
+const TWO_THIRDS = 2 / 3;
+
 /** A painting over the sofa or the bed. */
-const art: ProgrammeMember = { furnitureId: 'wall_art', relation: { kind: 'above' }, optional: true, decor: true };
+const art: ProgrammeMember = { furnitureId: 'wall_art', relation: { kind: 'above' }, widthShare: TWO_THIRDS, optional: true, decor: true };
 
 const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolean; rug?: boolean } = {}): ProgrammeGroup => ({
   name: 'seating',
@@ -66,7 +75,7 @@ const seating = (sofa: string, options: { armchair?: boolean; sideTable?: boolea
   alternatives: sofa === 'sofa_3_seater' ? ['sofa_2_seater', 'armchair'] : sofa === 'sofa_2_seater' ? ['armchair'] : [],
   place: 'wall',
   members: [
-    { furnitureId: 'coffee_table', relation: { kind: 'front', gap: COFFEE_TABLE_GAP_M, facing: 'same' } },
+    { furnitureId: 'coffee_table', relation: { kind: 'front', gap: COFFEE_TABLE_GAP_M, facing: 'same' }, widthShare: TWO_THIRDS },
     ...(options.rug === false ? [] : [{ furnitureId: 'rug', relation: { kind: 'under' } as const, optional: true }]),
     ...(options.armchair === false ? [] : [{ furnitureId: 'armchair', relation: { kind: 'flank', side: 'right', gap: 0.35 } as const, optional: true }]),
     ...(options.sideTable === false ? [] : [{ furnitureId: 'side_table', relation: { kind: 'beside', side: 'left', gap: 0.05 } as const, optional: true }]),

@@ -212,8 +212,8 @@ function groupCandidatesWith(
   const seedOf = (slot: string) => new Random(request.seed).fork(`${request.roomId}/${index}/${slot}`).int(0, 2 ** 31 - 1);
   const anchor = samplePiece(anchorId, request.styleId, seedOf('anchor'));
   const members = group.members.map((member, m) => {
-    // A rug reaches under the group; art over a piece is at most two thirds of its width (the designers' rule).
-    const limits = member.relation.kind === 'under' ? rugLimits(anchor.footprint, group) : member.relation.kind === 'above' ? { maxWidth: (anchor.footprint.width * 2) / 3 } : undefined;
+    // A rug reaches under the group; art and a coffee table keep to their share of the anchor's width.
+    const limits = member.relation.kind === 'under' ? rugLimits(anchor.footprint, group) : member.widthShare !== undefined ? { maxWidth: anchor.footprint.width * member.widthShare } : undefined;
     const piece = samplePiece(member.furnitureId, request.styleId, seedOf(`member${m}`), limits);
     return { member, piece, rules: { ...request, footprint: piece.footprint } };
   });
