@@ -65,6 +65,19 @@ describe('door frames', () => {
     assert.deepEqual(frames.map((f) => [+f.u0.toFixed(2), +f.u1.toFixed(2)]), [[0.8, 1.6], [1.45, 2.35]]);
   });
 
+  it('a window whose jamb stands on the floor is kept clear down to the floor (a closet\'s upper panels taken for a window)', () => {
+    // The casing runs from the floor past the window's sill up to the ceiling: too high for a door's edge, but it
+    // shows the opening reaching the floor.
+    const frames = doorFrames(room, [upright(room, 'wall-front', -0.55, 0.05, 2.55)]);
+    assert.deepEqual(frames.map((f) => [f.wall, +f.u0.toFixed(2), +f.u1.toFixed(2)]), [['wall-front', -0.6, 0.8]]);
+    const expected = [wallPoint(room.box, 'wall-front', -0.6, 0), wallPoint(room.box, 'wall-front', 0.8, 2.2)].map((p) => projectWorld(room.camera, p)!);
+    for (const corner of expected) assert.ok(frames[0]!.polygon.some(([x, y]) => Math.hypot(x - corner[0], y - corner[1]) < 1e-6), 'the outline runs from the floor to the window\'s top');
+    // Under an ordinary window: a radiator's side stops below the sill, the window's own frame starts at it, and an
+    // edge on the floor beside the window (0.3 m past its side) belongs to something else.
+    const none = doorFrames(room, [upright(room, 'wall-front', -0.5, 0.1, 0.8), upright(room, 'wall-front', 0.7, 0.9, 2.2), upright(room, 'wall-front', 1.1, 0, 2.55)]);
+    assert.deepEqual(none, []);
+  });
+
   it('staging keeps the floor before a door frame clear, and with preserveWindows leaves it unhidden', () => {
     const lines = [upright(room, 'wall-front', -1.6, 0, 2.05), upright(room, 'wall-front', -0.8, 0, 2.05)];
     const framed = withDoorFrames(room, lines);

@@ -32,6 +32,8 @@ const MIN_DOOR_WIDTH_M = 0.5;
 const MIN_BOTTOM_M = -0.15;
 /** A found door's jambs: edges this near its outline are its own. */
 const JAMB_M = 0.15;
+/** How far up into a window, past its lower edge, an edge standing on the floor must reach to be its jamb. */
+const WINDOW_JAMB_REACH_M = 0.3;
 /** Where a side wall's frames begin, metres ahead of the camera: nothing is staged nearer. */
 const NEAREST_SIDE_WALL_M = 0.5;
 
@@ -43,8 +45,9 @@ interface DoorEdge {
 
 /**
  * The stretches of wall where the photo shows the upright edges of a door — a frame, a door leaf's side, the gap
- * between closet doors, a glass door's stiles — that no door of the analysis accounts for. Staging keeps the floor
- * in front of them clear, as in front of a door (placement-rules.ts).
+ * between closet doors, a glass door's stiles — that no door of the analysis accounts for, and the windows it shows
+ * standing on the floor (floorStandingWindows). Staging keeps the floor in front of them clear, as in front of a door
+ * (placement-rules.ts).
  *
  * Why: on real photos both analyses miss most doors or call them windows (the room networks find 9 of 21 drawn doors,
  * docs/models/room-understanding.md), and furniture was staged before them: a sideboard before empty_living_03's
@@ -86,11 +89,42 @@ export function doorFrames(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWall
     }
     close();
   }
+  return [...frames, ...floorStandingWindows(room, lines)];
+}
+
+/**
+ * Windows whose jamb the photo shows standing on the floor, from the floor to the window's top: a closet's or a glass
+ * door's upper panels the analyses took for a window, or a window reaching down to the floor. The window's outline
+ * stops at what the analyses saw, so without this a chest stood before empty_bedroom_02's closet doors, under the
+ * "window" of their upper half. The edge may run up to the ceiling (a closet's casing often does), unlike a door
+ * frame's: a window is there to say the wall is open.
+ */
+function floorStandingWindows(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'openings'>, lines: readonly UprightLine[]): DoorFrame[] {
+  const frames: DoorFrame[] = [];
+  for (const window of room.openings) {
+    if (window.kind !== 'window' || !room.visibleWalls.has(window.wall)) continue;
+    const standing = lines.some((line) => {
+      const edge = line.axis === 'z' ? edgeOnWall(room, line) : undefined;
+      return (
+        edge !== undefined &&
+        edge.wall === window.wall &&
+        edge.u >= window.u0 - JAMB_M &&
+        edge.u <= window.u1 + JAMB_M &&
+        edge.bottom >= MIN_BOTTOM_M &&
+        edge.bottom <= MAX_BOTTOM_M &&
+        edge.top >= window.bottom + WINDOW_JAMB_REACH_M
+      );
+    });
+    if (!standing) continue;
+    const corners = [wallPoint(room.box, window.wall, window.u0, 0), wallPoint(room.box, window.wall, window.u1, 0), wallPoint(room.box, window.wall, window.u1, window.top), wallPoint(room.box, window.wall, window.u0, window.top)];
+    const polygon = corners.map((c) => projectWorld(room.camera, c));
+    frames.push({ wall: window.wall, u0: window.u0, u1: window.u1, polygon: polygon.every((p) => p !== undefined) ? (polygon as [number, number][]) : [] });
+  }
   return frames;
 }
 
-/** The segment as a door's upright edge on the wall it is seen on, or undefined when it is not one. */
-function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'openings'>, line: UprightLine): DoorEdge | undefined {
+/** The segment on the wall it is seen on: where along the wall, and its ends' heights above the floor. */
+function edgeOnWall(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls'>, line: UprightLine): { wall: WallLabel; u: number; bottom: number; top: number } | undefined {
   const [bottomX, bottomY, topX, topY] = line.y0 > line.y1 ? [line.x0, line.y0, line.x1, line.y1] : [line.x1, line.y1, line.x0, line.y0];
   // The wall is the surface seen a quarter of the way up: at the lower end itself the floor may be hit first.
   const wall = wallSeenAt(room, bottomX + (topX - bottomX) / 4, bottomY + (topY - bottomY) / 4);
@@ -98,12 +132,17 @@ function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'ope
   const bottom = pointOnWall(room.camera, room.box, wall, bottomX, bottomY);
   const top = pointOnWall(room.camera, room.box, wall, topX, topY);
   if (!bottom || !top) return undefined;
+  return { wall, u: (alongWall(wall, bottom) + alongWall(wall, top)) / 2, bottom: bottom[2] - room.box.floor, top: top[2] - room.box.floor };
+}
+
+/** The segment as a door's upright edge on the wall it is seen on, or undefined when it is not one. */
+function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'openings'>, line: UprightLine): DoorEdge | undefined {
+  const edge = edgeOnWall(room, line);
+  if (!edge) return undefined;
+  const { wall, u, bottom: lowest, top: highest } = edge;
   const { floor, ceiling, left, right, front } = room.box;
-  const lowest = bottom[2] - floor;
-  const highest = top[2] - floor;
   // An edge whose foot lands below the floor stands in front of the wall (a wardrobe's, a fridge's side).
   if (lowest < MIN_BOTTOM_M || lowest > MAX_BOTTOM_M || highest < MIN_TOP_M || highest > ceiling - floor - CEILING_GAP_M) return undefined;
-  const u = (alongWall(wall, bottom) + alongWall(wall, top)) / 2;
   const nearCorner = wall === 'wall-front' ? u < left + CORNER_GAP_M || u > right - CORNER_GAP_M : u > front - CORNER_GAP_M;
   if (nearCorner) return undefined;
   // A found door already keeps its strip clear; its jambs stand just outside its outline.

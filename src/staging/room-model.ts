@@ -27,8 +27,8 @@ export interface RoomModel {
 }
 
 /**
- * A stretch of wall where the photo shows a door's upright edges standing on the floor, kept clear like a door
- * (door-frames.ts says how they are found).
+ * A stretch of wall where the photo shows a door's upright edges, or a window's jamb, standing on the floor, kept
+ * clear like a door (door-frames.ts says how they are found).
  */
 export interface DoorFrame {
   wall: WallLabel;
