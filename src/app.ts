@@ -228,7 +228,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     registerDashboardDeliveryRoutes(app, { jobs: jobRepository, deliveries: new WebhookRepository(database.db), webhooks, publicUrl: config.publicUrl });
     registerCatalogRoutes(app, catalog);
     registerStatusRoutes(app, status);
-    registerMetricsRoutes(app, createServiceMetrics(new MetricsRepository(database.db, database.engine)));
+    registerMetricsRoutes(app, createServiceMetrics(new MetricsRepository(database.db)));
   }
   registerHealthRoute(app, { roles: config.roles, ping: () => jobRepository.countByStatus().then(() => undefined) });
 

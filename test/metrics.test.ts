@@ -6,7 +6,7 @@ import type { DeliveryStatus } from '../src/repositories/database/schema.js';
 import { Counter } from '../src/services/metrics/counter.js';
 import { renderExposition } from '../src/services/metrics/exposition.js';
 import { rateLimited } from '../src/services/metrics/process-counters.js';
-import { JOB_DURATION_BOUNDS } from '../src/services/metrics/job-metrics.js';
+import { JOB_DURATION_BOUNDS } from '../src/repositories/job-tallies.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { jobRow } from './helpers/job-rows.js';
 

@@ -3,6 +3,7 @@ import type { JobStatus, JobsTable } from './database/schema.js';
 import type { IdempotencyRecord } from './idempotency-repository.js';
 import { deliveryRow, type NewDelivery } from './webhook-repository.js';
 import { CreditRepository, type JobAdmission } from './credit-repository.js';
+import { countSettled } from './job-tallies.js';
 
 class KeyTaken extends Error {}
 
@@ -72,6 +73,8 @@ export class JobRepository {
       }
       // Last: on PostgreSQL the charge holds the balance row's lock until the commit, so the shorter that is the better.
       const balance = admission ? await this.credits.admit(trx, admission, job.created_at) : undefined;
+      // A job written already settled (an import) is counted as settle() counts one; a pending one is not yet.
+      await countSettled(trx, job);
       return balance === undefined ? {} : { balance };
     }).catch((error: unknown) => {
       if (error instanceof KeyTaken) return false;
@@ -159,16 +162,18 @@ export class JobRepository {
    */
   async settle(id: string, owner: string, outcome: JobOutcome, delivery?: NewDelivery): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const updated = await trx
+      const settled = await trx
         .updateTable('jobs')
         .set({ ...outcomeColumns(outcome), lease_owner: null, lease_expires_at: null })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .where('lease_owner', '=', owner)
+        .returning(['operation', 'status', 'started_at', 'completed_at', 'error_code'])
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return false;
+      if (!settled) return false;
       if (outcome.status === 'failed') await this.credits.refundJob(trx, id, `job failed: ${outcome.code}`, outcome.completedAt);
       if (delivery) await trx.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
+      await countSettled(trx, settled);
       return true;
     });
   }
@@ -235,14 +240,14 @@ export class JobRepository {
     return rows.map((row) => row.key);
   }
 
+  /** Jobs by status: the pending ones from the jobs' status index (which they alone reach), the settled from their tallies. */
   async countByStatus(): Promise<Record<JobStatus, number>> {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
-      .groupBy('status')
-      .execute();
-    const counts: Record<JobStatus, number> = { pending: 0, success: 0, failed: 0 };
-    for (const row of rows) counts[row.status] = Number(row.count);
+    const [pending, settled] = await Promise.all([
+      this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number | string>().as('count')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
+      this.db.selectFrom('job_tallies').select((eb) => ['status', eb.fn.sum<number | string>('jobs').as('count')]).groupBy('status').execute(),
+    ]);
+    const counts: Record<JobStatus, number> = { pending: Number(pending.count), success: 0, failed: 0 };
+    for (const row of settled) counts[row.status] = Number(row.count);
     return counts;
   }
 
@@ -296,6 +301,7 @@ export class JobRepository {
       await this.credits.refundJob(trx, id, 'job cancelled by its owner', now);
       const delivery = announce(cancelled);
       if (delivery) await trx.insertInto('webhook_deliveries').values(deliveryRow(delivery)).execute();
+      await countSettled(trx, cancelled);
       return cancelled;
     });
   }

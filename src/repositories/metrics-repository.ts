@@ -1,6 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database/database.js';
 import type { DeliveryStatus, JobQueueName, JobStatus } from './database/schema.js';
+import { JOB_DURATION_BOUNDS, NOT_RUN } from './job-tallies.js';
 
 export interface QueueCounts {
   queue: JobQueueName;
@@ -12,7 +12,7 @@ export interface QueueCounts {
 
 export interface DurationBuckets {
   operation: string;
-  /** Per upper bound of the query, how many durations were at or under it. */
+  /** Per upper bound of JOB_DURATION_BOUNDS, how many durations were at or under it. */
   cumulativeCounts: number[];
   sumSeconds: number;
   count: number;
@@ -23,10 +23,7 @@ export interface DurationBuckets {
  * whichever of them ran the jobs. Read-only; each query is one GROUP BY.
  */
 export class MetricsRepository {
-  constructor(
-    private readonly db: Db,
-    private readonly engine: 'sqlite' | 'postgres',
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** Pending jobs per queue, waiting and running apart; served by the jobs(status, created_at) index. */
   async queueCounts(now: string): Promise<QueueCounts[]> {
@@ -46,43 +43,48 @@ export class MetricsRepository {
     });
   }
 
-  /** Every job, by status and operation. */
+  /** Every job, by status and operation: the pending from the jobs' status index, the settled from their tallies. */
   async jobCounts(): Promise<{ status: JobStatus; operation: string; count: number }[]> {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .select((eb) => ['status', 'operation', eb.fn.countAll<number | string>().as('count')])
-      .groupBy(['status', 'operation'])
-      .execute();
-    return rows.map((row) => ({ status: row.status, operation: row.operation, count: Number(row.count) }));
+    const [pending, settled] = await Promise.all([
+      this.db
+        .selectFrom('jobs')
+        .select((eb) => ['operation', eb.fn.countAll<number | string>().as('count')])
+        .where('status', '=', 'pending')
+        .groupBy('operation')
+        .execute(),
+      this.db
+        .selectFrom('job_tallies')
+        .select((eb) => ['status', 'operation', eb.fn.sum<number | string>('jobs').as('count')])
+        .groupBy(['status', 'operation'])
+        .execute(),
+    ]);
+    return [
+      ...pending.map((row) => ({ status: 'pending' as const, operation: row.operation, count: Number(row.count) })),
+      ...settled.map((row) => ({ status: row.status, operation: row.operation, count: Number(row.count) })),
+    ];
   }
 
   /**
-   * How long settled jobs ran, per operation, bucketed by `bounds` (seconds): from the start of the attempt that
-   * settled (started_at) to completed_at. Jobs that never started and cancelled jobs are left out. Job records are
-   * kept, so the counts only grow, as a Prometheus histogram's must; the price is a scan of the settled jobs.
+   * How long settled jobs ran, per operation, in the buckets of JOB_DURATION_BOUNDS (cumulative, as a Prometheus
+   * histogram has them): from the start of the attempt that settled to its completion. Jobs that never started and
+   * cancelled jobs are left out. Job records are kept, so the counts only grow, as a histogram's must.
    */
-  async durationBuckets(bounds: readonly number[]): Promise<DurationBuckets[]> {
-    const seconds =
-      this.engine === 'postgres'
-        ? sql<number>`extract(epoch from (completed_at::timestamptz - started_at::timestamptz))`
-        : sql<number>`(julianday(completed_at) - julianday(started_at)) * 86400.0`;
-    const bucketColumns: RawBuilder<unknown>[] = bounds.map(
-      (bound, i) => sql`sum(case when seconds <= ${sql.lit(bound)} then 1 else 0 end) as ${sql.ref(`le_${i}`)}`,
-    );
-    const result = await sql<Record<string, number | string | null>>`
-      select operation, count(*) as count, sum(seconds) as sum_seconds, ${sql.join(bucketColumns)}
-      from (
-        select operation, ${seconds} as seconds from jobs
-        where status <> 'pending' and started_at is not null and completed_at is not null
-          and (error_code is null or error_code <> 'job_cancelled')
-      ) as settled
-      group by operation`.execute(this.db);
-    return result.rows.map((row) => ({
-      operation: String(row.operation),
-      cumulativeCounts: bounds.map((_, i) => Number(row[`le_${i}`] ?? 0)),
-      sumSeconds: Number(row.sum_seconds ?? 0),
-      count: Number(row.count),
-    }));
+  async durationBuckets(): Promise<DurationBuckets[]> {
+    const rows = await this.db
+      .selectFrom('job_tallies')
+      .select(['operation', 'duration_bucket', 'jobs', 'seconds'])
+      .where('duration_bucket', '<>', NOT_RUN)
+      .execute();
+    const byOperation = new Map<string, DurationBuckets>();
+    for (const row of rows) {
+      const entry = byOperation.get(row.operation) ?? { operation: row.operation, cumulativeCounts: JOB_DURATION_BOUNDS.map(() => 0), sumSeconds: 0, count: 0 };
+      const jobs = Number(row.jobs);
+      for (let i = row.duration_bucket; i < JOB_DURATION_BOUNDS.length; i++) entry.cumulativeCounts[i]! += jobs;
+      entry.sumSeconds += Number(row.seconds);
+      entry.count += jobs;
+      byOperation.set(row.operation, entry);
+    }
+    return [...byOperation.values()];
   }
 
   /** Webhook deliveries by status: pending (not yet delivered, retrying), delivered, failed (gave up). */

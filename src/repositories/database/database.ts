@@ -10,6 +10,7 @@ import * as jobLeases from './migrations/0002-job-leases.js';
 import * as storedInputs from './migrations/0003-stored-inputs.js';
 import * as credits from './migrations/0004-credits.js';
 import * as accounts from './migrations/0005-accounts.js';
+import * as jobTallies from './migrations/0006-job-tallies.js';
 
 export type Db = Kysely<Database>;
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0003-stored-inputs': storedInputs,
   '0004-credits': credits,
   '0005-accounts': accounts,
+  '0006-job-tallies': jobTallies,
 };
 
 export interface DatabaseHandle {

@@ -9,6 +9,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   jobs: JobsTable;
+  job_tallies: JobTalliesTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -101,6 +102,23 @@ export interface JobsTable {
 }
 
 export type JobQueueName = 'light' | 'heavy';
+
+/**
+ * Settled jobs counted by operation, status and duration bucket, written in the transaction that settles each one
+ * (job-tallies.ts), so /metrics, /health and the status page read a few rows instead of scanning every job.
+ */
+export interface JobTalliesTable {
+  operation: string;
+  status: Exclude<JobStatus, 'pending'>;
+  /**
+   * Index of the least bound of JOB_DURATION_BOUNDS the job's run time is at or under; the bounds' length past the
+   * last; -1 for a job that settled without running (refused before it started, or cancelled).
+   */
+  duration_bucket: number;
+  jobs: number;
+  /** The run times of those jobs added up, seconds. */
+  seconds: number;
+}
 
 /** An input a client sent as a data: URL, kept in storage until its job settles. */
 export interface StoredInputsTable {

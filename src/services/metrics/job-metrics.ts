@@ -1,13 +1,11 @@
 import type { DeliveryStatus, JobQueueName } from '../../repositories/database/schema.js';
+import { JOB_DURATION_BOUNDS } from '../../repositories/job-tallies.js';
 import type { MetricsRepository } from '../../repositories/metrics-repository.js';
 import { gaugeFamily, type MetricFamily } from './metric-family.js';
 import { histogramFamily } from './histogram.js';
 
 const QUEUES: readonly JobQueueName[] = ['light', 'heavy'];
 const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
-/** Upper bounds of the job-duration buckets, in seconds: from a small enhance to a whole-room render (the limit is 60 min). */
-export const JOB_DURATION_BOUNDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600] as const;
 
 /**
  * The jobs and webhooks as the database holds them, so every process reports the same figures: queue depth and
@@ -18,7 +16,7 @@ export function jobMetrics(repository: MetricsRepository, now: () => Date = () =
     const [queues, jobs, durations, deliveries] = await Promise.all([
       repository.queueCounts(now().toISOString()),
       repository.jobCounts(),
-      repository.durationBuckets(JOB_DURATION_BOUNDS),
+      repository.durationBuckets(),
       repository.webhookDeliveryCounts(),
     ]);
     // Every queue and delivery status is reported, at 0 when empty, so a series never vanishes from a graph.
