@@ -218,13 +218,16 @@ test('tables and beds: size limits pick smaller real sizes, never below them', (
     assert.ok(p.width <= 1.5 + 1e-9 && p.width >= 1.1, `width ${p.width}`);
     assert.equal(p.height, 0.73, 'a dining table stays at dining height');
   }
-  // Before one armchair (two thirds of 0.8 m) a coffee table is a small round drum, not a sofa's 0.8 m and more.
+  // Before one armchair (two thirds of its 0.74–0.95 m) a coffee table is a small round drum, not a sofa's 0.8 m and
+  // more; asked for less than its smallest, it takes its smallest.
   const coffee = generatorFor('coffee_table');
   for (let seed = 0; seed < 12; seed++) {
-    const p = coffee.sample('coffee_table', style, new Random(seed), { maxWidth: 0.6 }) as TableParams;
-    assert.equal(p.shape, 'round', `seed ${seed}: shape`);
-    assert.ok(p.width <= 0.6 + 1e-9 && p.width >= 0.55, `seed ${seed}: width ${p.width}`);
-    assert.ok(p.height >= 0.4, `seed ${seed}: still coffee-table height`);
+    for (const maxWidth of [0.6, 0.49]) {
+      const p = coffee.sample('coffee_table', style, new Random(seed), { maxWidth }) as TableParams;
+      assert.equal(p.shape, 'round', `seed ${seed}, ${maxWidth} m: shape`);
+      assert.ok(p.width <= Math.max(maxWidth, 0.5) + 1e-9 && p.width >= 0.5, `seed ${seed}, ${maxWidth} m: width ${p.width}`);
+      assert.ok(p.height >= 0.4, `seed ${seed}: still coffee-table height`);
+    }
   }
   const lounger = generatorFor('sun_lounger');
   const p = lounger.sample('sun_lounger', style, new Random(5), { maxHeight: 0.6 });

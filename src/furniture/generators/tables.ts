@@ -457,7 +457,7 @@ interface TableSpec {
 }
 
 const SPECS: Record<string, TableSpec> = {
-  coffee_table: { height: [0.4, 0.45], rect: [1.0, 1.3, 0.55, 0.7], round: [0.8, 1.0], compactRound: 0.55, oval: [1.05, 1.3, 0.6, 0.75], roundScale: 1, placement: 'floor', frontClearance: 0.35, stoneScale: 1, glassScale: 1, shelfChance: 0.4, legScale: 0.85 },
+  coffee_table: { height: [0.4, 0.45], rect: [1.0, 1.3, 0.55, 0.7], round: [0.8, 1.0], compactRound: 0.5, oval: [1.05, 1.3, 0.6, 0.75], roundScale: 1, placement: 'floor', frontClearance: 0.35, stoneScale: 1, glassScale: 1, shelfChance: 0.4, legScale: 0.85 },
   side_table: { height: [0.5, 0.6], rect: [0.4, 0.52, 0.4, 0.52], round: [0.4, 0.55], oval: null, roundScale: 1.2, placement: 'floor', frontClearance: 0.2, stoneScale: 1, glassScale: 0.6, shelfChance: 0.45, legScale: 0.75 },
   dining_table: { height: [0.73, 0.77], rect: [1.6, 2.2, 0.85, 1.0], round: [1.1, 1.3], oval: [1.8, 2.2, 1.0, 1.1], roundScale: 0.8, placement: 'floor', frontClearance: 0.75, stoneScale: 0.6, glassScale: 0.5, shelfChance: 0, legScale: 1 },
   kitchen_table: { height: [0.73, 0.77], rect: [1.0, 1.4, 0.7, 0.85], round: [0.9, 1.1], oval: null, roundScale: 0.8, placement: 'floor', frontClearance: 0.7, stoneScale: 0.4, glassScale: 0.3, shelfChance: 0, legScale: 0.95 },
@@ -509,7 +509,7 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   const smallestRound = spec.round ? (spec.compactRound ?? spec.round[0]) : Infinity;
   if (maxWidth !== undefined) {
     if (shape === 'oval' && spec.oval && maxWidth < spec.oval[0]) shape = spec.round ? 'round' : 'rect';
-    if (shape === 'rect' && spec.round && maxWidth < spec.rect[0] && maxWidth >= smallestRound) shape = 'round';
+    if (shape === 'rect' && spec.round && maxWidth < spec.rect[0] && smallestRound < spec.rect[0]) shape = 'round';
   }
   let width: number;
   let depth: number;
