@@ -76,6 +76,13 @@ describe('door frames', () => {
     // edge on the floor beside the window (0.3 m past its side) belongs to something else.
     const none = doorFrames(room, [upright(room, 'wall-front', -0.5, 0.1, 0.8), upright(room, 'wall-front', 0.7, 0.9, 2.2), upright(room, 'wall-front', 1.1, 0, 2.55)]);
     assert.deepEqual(none, []);
+    // A window beside the room's corner: the corner's line stands on the floor too, and is not its jamb.
+    const window = room.openings[0]!;
+    const cornerWindow = { ...room, openings: [{ ...window, u0: -1.9, u1: -1.0, polygon: [wallPoint(room.box, 'wall-front', -1.9, 0.9), wallPoint(room.box, 'wall-front', -1.0, 0.9), wallPoint(room.box, 'wall-front', -1.0, 2.2), wallPoint(room.box, 'wall-front', -1.9, 2.2)].map((p) => projectWorld(room.camera, p)!) }] };
+    assert.deepEqual(doorFrames(cornerWindow, [upright(room, 'wall-front', -1.92, 0, 2.55)]), []);
+    // The window's jamb frames it once, not again as a lone door edge.
+    const once = doorFrames(room, [upright(room, 'wall-front', -0.62, 0.05, 2.1)]);
+    assert.deepEqual(once.map((f) => [f.wall, +f.u0.toFixed(2), +f.u1.toFixed(2)]), [['wall-front', -0.6, 0.8]]);
   });
 
   it('staging keeps the floor before a door frame clear, and with preserveWindows leaves it unhidden', () => {

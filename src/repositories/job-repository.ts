@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './database/database.js';
 import type { JobStatus, JobsTable } from './database/schema.js';
 import type { IdempotencyRecord } from './idempotency-repository.js';
@@ -240,14 +241,19 @@ export class JobRepository {
     return rows.map((row) => row.key);
   }
 
-  /** Jobs by status: the pending ones from the jobs' status index (which they alone reach), the settled from their tallies. */
+  /**
+   * Jobs by status: the pending from the jobs' status index (which they alone reach), the settled from their tallies,
+   * in one statement, so a job settling meanwhile is counted once.
+   */
   async countByStatus(): Promise<Record<JobStatus, number>> {
-    const [pending, settled] = await Promise.all([
-      this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number | string>().as('count')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
-      this.db.selectFrom('job_tallies').select((eb) => ['status', eb.fn.sum<number | string>('jobs').as('count')]).groupBy('status').execute(),
-    ]);
-    const counts: Record<JobStatus, number> = { pending: Number(pending.count), success: 0, failed: 0 };
-    for (const row of settled) counts[row.status] = Number(row.count);
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [sql<JobStatus>`'pending'`.as('status'), eb.fn.countAll<number | string>().as('count')])
+      .where('status', '=', 'pending')
+      .unionAll(this.db.selectFrom('job_tallies').select((eb) => [sql<JobStatus>`status`.as('status'), eb.fn.sum<number | string>('jobs').as('count')]).groupBy('status'))
+      .execute();
+    const counts: Record<JobStatus, number> = { pending: 0, success: 0, failed: 0 };
+    for (const row of rows) counts[row.status] = Number(row.count);
     return counts;
   }
 

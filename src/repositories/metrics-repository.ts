@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './database/database.js';
 import type { DeliveryStatus, JobQueueName, JobStatus } from './database/schema.js';
 import { JOB_DURATION_BOUNDS, NOT_RUN } from './job-tallies.js';
@@ -43,25 +44,24 @@ export class MetricsRepository {
     });
   }
 
-  /** Every job, by status and operation: the pending from the jobs' status index, the settled from their tallies. */
+  /**
+   * Every job, by status and operation: the pending from the jobs' status index, the settled from their tallies, in
+   * one statement, so a job settling meanwhile is counted once (as pending or as settled), never twice or not at all.
+   */
   async jobCounts(): Promise<{ status: JobStatus; operation: string; count: number }[]> {
-    const [pending, settled] = await Promise.all([
-      this.db
-        .selectFrom('jobs')
-        .select((eb) => ['operation', eb.fn.countAll<number | string>().as('count')])
-        .where('status', '=', 'pending')
-        .groupBy('operation')
-        .execute(),
-      this.db
-        .selectFrom('job_tallies')
-        .select((eb) => ['status', 'operation', eb.fn.sum<number | string>('jobs').as('count')])
-        .groupBy(['status', 'operation'])
-        .execute(),
-    ]);
-    return [
-      ...pending.map((row) => ({ status: 'pending' as const, operation: row.operation, count: Number(row.count) })),
-      ...settled.map((row) => ({ status: row.status, operation: row.operation, count: Number(row.count) })),
-    ];
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [sql<JobStatus>`'pending'`.as('status'), 'operation', eb.fn.countAll<number | string>().as('count')])
+      .where('status', '=', 'pending')
+      .groupBy('operation')
+      .unionAll(
+        this.db
+          .selectFrom('job_tallies')
+          .select((eb) => [sql<JobStatus>`status`.as('status'), 'operation', eb.fn.sum<number | string>('jobs').as('count')])
+          .groupBy(['status', 'operation']),
+      )
+      .execute();
+    return rows.map((row) => ({ status: row.status, operation: row.operation, count: Number(row.count) }));
   }
 
   /**

@@ -57,9 +57,12 @@ interface DoorEdge {
  * ceiling, a window's frame stops above its sill.
  */
 export function doorFrames(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'openings'>, lines: readonly UprightLine[]): DoorFrame[] {
+  const windows = floorStandingWindows(room, lines);
+  // A floor-standing window's jambs and the gaps of closet doors under it are its own: one frame, not two.
+  const inWindow = (edge: DoorEdge) => windows.some((w) => w.wall === edge.wall && edge.u >= w.u0 - JAMB_M && edge.u <= w.u1 + JAMB_M);
   const edges = lines.flatMap((line) => {
     const edge = line.axis === 'z' ? doorEdge(room, line) : undefined;
-    return edge ? [edge] : [];
+    return edge && !inWindow(edge) ? [edge] : [];
   });
   const frames: DoorFrame[] = [];
   for (const wall of room.visibleWalls) {
@@ -89,7 +92,7 @@ export function doorFrames(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWall
     }
     close();
   }
-  return [...frames, ...floorStandingWindows(room, lines)];
+  return [...frames, ...windows];
 }
 
 /**
@@ -108,6 +111,7 @@ function floorStandingWindows(room: Pick<RoomModel, 'camera' | 'box' | 'visibleW
       return (
         edge !== undefined &&
         edge.wall === window.wall &&
+        !nearWallEnd(room, edge.wall, edge.u) &&
         edge.u >= window.u0 - JAMB_M &&
         edge.u <= window.u1 + JAMB_M &&
         edge.bottom >= MIN_BOTTOM_M &&
@@ -140,14 +144,19 @@ function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'ope
   const edge = edgeOnWall(room, line);
   if (!edge) return undefined;
   const { wall, u, bottom: lowest, top: highest } = edge;
-  const { floor, ceiling, left, right, front } = room.box;
+  const { floor, ceiling } = room.box;
   // An edge whose foot lands below the floor stands in front of the wall (a wardrobe's, a fridge's side).
   if (lowest < MIN_BOTTOM_M || lowest > MAX_BOTTOM_M || highest < MIN_TOP_M || highest > ceiling - floor - CEILING_GAP_M) return undefined;
-  const nearCorner = wall === 'wall-front' ? u < left + CORNER_GAP_M || u > right - CORNER_GAP_M : u > front - CORNER_GAP_M;
-  if (nearCorner) return undefined;
+  if (nearWallEnd(room, wall, u)) return undefined;
   // A found door already keeps its strip clear; its jambs stand just outside its outline.
   if (room.openings.some((o) => o.kind !== 'window' && o.wall === wall && u >= o.u0 - JAMB_M && u <= o.u1 + JAMB_M)) return undefined;
   return { wall, u, top: highest };
+}
+
+/** Whether `u` along the wall is this near its end: the room's corner, seen where the layout put it. */
+function nearWallEnd(room: Pick<RoomModel, 'box'>, wall: WallLabel, u: number): boolean {
+  const { left, right, front } = room.box;
+  return wall === 'wall-front' ? u < left + CORNER_GAP_M || u > right - CORNER_GAP_M : u > front - CORNER_GAP_M;
 }
 
 /** The wall of the empty box seen at a pixel, or undefined where the floor or the ceiling is. */

@@ -509,7 +509,8 @@ function sampleTable(id: string, style: StyleProfile, random: Random, limits: Si
   const smallestRound = spec.round ? (spec.compactRound ?? spec.round[0]) : Infinity;
   if (maxWidth !== undefined) {
     if (shape === 'oval' && spec.oval && maxWidth < spec.oval[0]) shape = spec.round ? 'round' : 'rect';
-    if (shape === 'rect' && spec.round && maxWidth < spec.rect[0] && smallestRound < spec.rect[0]) shape = 'round';
+    // A table made in a compact round size (the coffee table's drum) always has one small enough to take.
+    if (shape === 'rect' && spec.round && maxWidth < spec.rect[0] && (spec.compactRound !== undefined || maxWidth >= spec.round[0])) shape = 'round';
   }
   let width: number;
   let depth: number;

@@ -6,8 +6,11 @@ import { recountJobTallies } from '../../job-tallies.js';
 // /metrics, /health and the status page had counted them by scanning every job the database holds, which grows without
 // end (job records are kept) and, on SQLite, blocks the process while it runs.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // If not there yet: SQLite runs migrations outside a transaction, so a process stopped during the recount leaves the
+  // table behind with the migration unrecorded, and the next start runs it again (the recount starts afresh).
   await db.schema
     .createTable('job_tallies')
+    .ifNotExists()
     .addColumn('operation', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('duration_bucket', 'integer', (c) => c.notNull())
