@@ -10,8 +10,8 @@ export const JOB_DURATION_BOUNDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1
 /** The bucket of a job that settled without running: it has no run time to count. */
 export const NOT_RUN = -1;
 
-/** Where a settled job is counted. */
-export interface TallyKey {
+/** Where a settled job is counted (operation, status, run-time bucket), and its run time in seconds. */
+export interface Tally {
   operation: string;
   status: 'success' | 'failed';
   durationBucket: number;
@@ -25,7 +25,7 @@ type SettledColumns = Pick<JobsTable, 'operation' | 'status' | 'started_at' | 'c
  * whose status index holds only them). Run time: from the start of the attempt that settled to the completion; a job
  * that never started and a cancelled one have none.
  */
-export function tallyOf(job: SettledColumns): TallyKey | undefined {
+export function tallyOf(job: SettledColumns): Tally | undefined {
   if (job.status === 'pending') return undefined;
   const ran = job.started_at !== null && job.completed_at !== null && job.error_code !== 'job_cancelled';
   if (!ran) return { operation: job.operation, status: job.status, durationBucket: NOT_RUN, seconds: 0 };
@@ -44,7 +44,7 @@ export async function countSettled(trx: Transaction<Database>, job: SettledColum
   if (tally) await addTallies(trx, [{ ...tally, jobs: 1 }]);
 }
 
-async function addTallies(db: Kysely<Database>, tallies: readonly (TallyKey & { jobs: number })[]): Promise<void> {
+async function addTallies(db: Kysely<Database>, tallies: readonly (Tally & { jobs: number })[]): Promise<void> {
   if (tallies.length === 0) return;
   await db
     .insertInto('job_tallies')
@@ -66,7 +66,7 @@ const RECOUNT_PAGE = 5000;
  * any later one that changes the bounds. Pages through the jobs by id, so memory stays bounded whatever their number.
  */
 export async function recountJobTallies(db: Kysely<Database>): Promise<void> {
-  const totals = new Map<string, TallyKey & { jobs: number }>();
+  const totals = new Map<string, Tally & { jobs: number }>();
   let after: string | undefined;
   for (;;) {
     let query = db.selectFrom('jobs').select(['id', 'operation', 'status', 'started_at', 'completed_at', 'error_code']).where('status', '<>', 'pending');

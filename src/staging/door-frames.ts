@@ -153,7 +153,7 @@ function doorEdge(room: Pick<RoomModel, 'camera' | 'box' | 'visibleWalls' | 'ope
   return { wall, u, top: highest };
 }
 
-/** Whether `u` along the wall is this near its end: the room's corner, seen where the layout put it. */
+/** Whether `u` along the wall lies within CORNER_GAP_M of its end: the room's corner, seen where the layout put it. */
 function nearWallEnd(room: Pick<RoomModel, 'box'>, wall: WallLabel, u: number): boolean {
   const { left, right, front } = room.box;
   return wall === 'wall-front' ? u < left + CORNER_GAP_M || u > right - CORNER_GAP_M : u > front - CORNER_GAP_M;
