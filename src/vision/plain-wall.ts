@@ -1,4 +1,4 @@
-import { downsampleToPlanes } from './colour-planes.js';
+import { downsampleToPlanes, lumaOf } from './colour-planes.js';
 import { dilateSquare } from './mask-morphology.js';
 import { fillPolygon, forEachSpan, type Polygon } from './polygon-mask.js';
 import type { RawImage } from './raw-image.js';
@@ -34,13 +34,13 @@ export class WallEdges {
 
   constructor(image: RawImage, excluded: readonly Polygon[] = []) {
     this.scale = Math.min(1, WALL_EDGES_LONG_SIDE / Math.max(image.width, image.height));
-    // The photo area-averaged to the working size, as its luma (0–255, the weights of lumaAt).
+    // The photo area-averaged to the working size, as its luma (0–1).
     const planes = downsampleToPlanes(image, WALL_EDGES_LONG_SIDE);
     const { width, height } = planes;
     this.width = width;
     this.height = height;
-    const luma = new Float32Array(width * height);
-    for (let i = 0; i < luma.length; i++) luma[i] = 255 * (0.299 * planes.r[i]! + 0.587 * planes.g[i]! + 0.114 * planes.b[i]!);
+    const luma = lumaOf(planes);
+    const step = EDGE_STEP / 255;
     const left = new Uint8Array(width * height);
     for (const polygon of excluded) fillPolygon(left, width, height, polygon.map(([x, y]) => [x * this.scale, y * this.scale] as const));
     const out = dilateSquare(left, width, height, EXCLUDED_MARGIN_PX);
@@ -56,7 +56,7 @@ export class WallEdges {
           counted++;
           const gx = luma[i + 1]! - luma[i - 1]!;
           const gy = luma[i + width]! - luma[i - width]!;
-          if (gx * gx + gy * gy > EDGE_STEP * EDGE_STEP) edges++;
+          if (gx * gx + gy * gy > step * step) edges++;
         }
         this.edgeSums[y * (width + 1) + x + 1] = edges;
         this.countedSums[y * (width + 1) + x + 1] = counted;
