@@ -22,10 +22,20 @@ const CLIPPED = 0.93;
  */
 export const DAYLIGHT_BRIGHTNESS = 1.3;
 /**
+ * An opening with at least this share of its pixels clipped shows daylight however bright the walls are: a blown-out
+ * window in a white room measures as bright as its walls.
+ */
+export const BLOWN_OUT_SHARE = 0.5;
+/**
  * A view varies: foliage, buildings, sky and the window's own bars make its luminance's standard deviation at least
  * this share of its mean. Closed doors, cupboard fronts and plain wall the geometry took for an opening stay under it.
  */
 export const VIEW_VARIATION = 0.2;
+/**
+ * Below this share of a white wall's brightness, what varies in an opening is the sensor's noise on a dark surface (a
+ * night window, a dark cupboard), not a view.
+ */
+export const MIN_VIEW_BRIGHTNESS = 0.25;
 /** Side of the grid the photo is sampled on for the light measurement. */
 const SAMPLE_GRID = 96;
 
@@ -39,12 +49,17 @@ export interface LightEstimate {
   whiteLevel: number;
   /** Wall pixels and the luminance a white surface would have there: what Blender's calibration matches. */
   calibration: { x: number; y: number; target: number }[];
+  /**
+   * Every opening of the room, in order, named as its light would be: what it shows (absent when none of its pixels is
+   * in the photo) and whether it lights the room.
+   */
+  openings: { from: string; view?: OpeningView; lit: boolean }[];
 }
 
 /**
- * The photo's light as the renderer needs it: every window (and glazed door) the geometry found that shows daylight
- * (showsDaylight) becomes an area light on its rectangle, coloured by the view through it, brighter where its pixels
- * are clipped; a broad fill stands for the light from the camera's side of the room (the windows behind the
+ * The photo's light as the renderer needs it: every window, French door or door the geometry found that shows
+ * daylight (showsDaylight) becomes an area light on its rectangle, coloured by the view through it, brighter where its
+ * pixels are clipped; a broad fill stands for the light from the camera's side of the room (the windows behind the
  * photographer); a dim ambient for the rest.
  * Their relative strengths come from what the openings show; the absolute level is fitted by the renderer so that a
  * white wall renders as bright as the photo's walls imply (white-card calibration on WALL_ALBEDO).
@@ -76,9 +91,11 @@ export function estimateLight(photo: RawImage, room: RoomModel): LightEstimate {
   const neutral: Vec3 = calibration.length > 0 ? normalizeColour(wallChroma, 0.2) : [1, 1, 1];
 
   const lights: LightSource[] = [];
-  room.openings.forEach((opening, index) => {
-    const light = openingLight(photo, room, opening, whiteLevel);
-    if (light) lights.push({ ...light, from: `${opening.kind}-${index}` });
+  const openings: LightEstimate['openings'] = room.openings.map((opening, index) => {
+    const from = `${opening.kind}-${index}`;
+    const seen = openingLight(photo, room, opening, whiteLevel);
+    if (seen?.light) lights.push({ ...seen.light, from });
+    return { from, ...(seen ? { view: seen.view } : {}), lit: seen?.light !== undefined };
   });
   // The photographer's side: a broad soft light behind and above the camera, as bright as the windows together
   // when the photo shows some, the only light otherwise.
@@ -106,10 +123,11 @@ export function estimateLight(photo: RawImage, room: RoomModel): LightEstimate {
   const surfaces = 2 * roomWidth * roomDepth + 2 * roomHeight * (roomWidth + roomDepth);
   const directIrradiance = power / Math.max(surfaces, 1);
   const ambientStrength = (DIFFUSE_SHARE / (1 - DIFFUSE_SHARE)) * directIrradiance / (Math.PI / 2);
-  return { lights, ambient: { color: neutral, strength: ambientStrength }, whiteLevel, calibration };
+  return { lights, ambient: { color: neutral, strength: ambientStrength }, whiteLevel, calibration, openings };
 }
 
-function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, whiteLevel: number): Omit<LightSource, 'from'> | undefined {
+/** What an opening shows, and the light it becomes where it shows daylight; undefined when it is not in the photo. */
+function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, whiteLevel: number): { view: OpeningView; light?: Omit<LightSource, 'from'> } | undefined {
   const xs = opening.polygon.map((p) => p[0]);
   const ys = opening.polygon.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs)));
@@ -121,8 +139,10 @@ function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, wh
   let squares = 0;
   let count = 0;
   let clipped = 0;
-  for (let y = y0; y < y1; y += step) {
-    for (let x = x0; x < x1; x += step) {
+  // Each row starts a pixel further along (modulo the step), so that blinds or bars with the step's period are not
+  // sampled at one phase only and read as plain.
+  for (let y = y0, row = 0; y < y1; y += step, row++) {
+    for (let x = x0 + (row % step); x < x1; x += step) {
       if (!pointInPolygon(opening.polygon, x + 0.5, y + 0.5)) continue;
       const rgb = linearAt(photo, x, y);
       for (let c = 0; c < 3; c++) sum[c] = sum[c]! + rgb[c]!;
@@ -135,11 +155,15 @@ function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, wh
   const mean: Vec3 = [sum[0] / count, sum[1] / count, sum[2] / count];
   const luminance = lum(mean);
   const brightness = luminance / Math.max(whiteLevel, 1e-3);
-  const variation = Math.sqrt(Math.max(0, squares / count - luminance ** 2)) / Math.max(luminance, 1e-6);
-  if (!showsDaylight(opening.kind, brightness, variation)) return undefined;
+  const view: OpeningView = {
+    brightness,
+    variation: Math.sqrt(Math.max(0, squares / count - luminance ** 2)) / Math.max(luminance, 1e-6),
+    clippedShare: clipped / count,
+  };
+  if (!showsDaylight(opening.kind, view)) return { view };
   const widthM = opening.u1 - opening.u0;
   const heightM = opening.top - opening.bottom;
-  if (!(widthM > 0.1 && heightM > 0.1)) return undefined;
+  if (!(widthM > 0.1 && heightM > 0.1)) return { view };
   const u = (opening.u0 + opening.u1) / 2;
   const z = room.box.floor + (opening.bottom + opening.top) / 2;
   const inward = wallNormal(opening.wall);
@@ -148,30 +172,44 @@ function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, wh
   const center: Vec3 =
     opening.wall === 'wall-front' ? [u, room.box.front - inset, z] : opening.wall === 'wall-left' ? [room.box.left + inset, u, z] : [room.box.right - inset, u, z];
   // Clipped pixels hide how bright the view is: they count as four times white.
-  const boost = 1 + 3 * (clipped / count);
+  const boost = 1 + 3 * view.clippedShare;
   return {
-    kind: 'area',
-    center,
-    direction: inward,
-    up: [0, 0, 1],
-    width: widthM,
-    height: heightM,
-    color: normalizeColour(mean, 0.5),
-    power: 300 * widthM * heightM * Math.max(0.5, brightness) * boost,
+    view,
+    light: {
+      kind: 'area',
+      center,
+      direction: inward,
+      up: [0, 0, 1],
+      width: widthM,
+      height: heightM,
+      color: normalizeColour(mean, 0.5),
+      power: 300 * widthM * heightM * Math.max(0.5, brightness) * boost,
+    },
   };
 }
 
+/** What an opening shows, measured on its pixels (linear light). */
+export interface OpeningView {
+  /** Mean luminance over a white wall's (the photo's white level). */
+  brightness: number;
+  /** Standard deviation of the luminance over its mean. */
+  variation: number;
+  /** Share of the pixels with a clipped channel. */
+  clippedShare: number;
+}
+
 /**
- * Whether an opening lights the room: it must show daylight, by being brighter than a white wall or by varying as a
- * view does. A door no brighter than a wall leads to another room; a window as plain as a wall and no brighter is a
- * closed door, a cupboard's front or plain wall that the geometry took for a window, and a light there would cast
- * every piece's shadow away from it, across the room. On the shared empty rooms this turns off 12 of the 76 windows
- * the stagings' analyses found: 8 on closet doors, a white door or plain wall, 4 parts of a window whose whole rectangle
- * stays a light.
+ * Whether an opening lights the room: it must show daylight, by being brighter than a white wall, by being mostly
+ * blown out, or (a window or French door, not a door) by varying as a view does. A door no brighter than a wall leads
+ * to another room; a window as plain as a wall and no brighter is a closed door, a cupboard's front or plain wall that
+ * the geometry took for a window, and a light there would cast every piece's shadow away from it, across the room. On
+ * the shared empty rooms this turns off 12 of the 76 windows and French doors the stagings' analyses found: 8 on closet
+ * doors, a white door or plain wall, 4 parts of a window whose whole rectangle stays a light (docs/benchmarks.md,
+ * "Whole rooms on real photos").
  */
-export function showsDaylight(kind: RoomOpening['kind'], brightness: number, variation: number): boolean {
-  if (brightness >= DAYLIGHT_BRIGHTNESS) return true;
-  return kind !== 'door' && variation >= VIEW_VARIATION;
+export function showsDaylight(kind: RoomOpening['kind'], view: OpeningView): boolean {
+  if (view.brightness >= DAYLIGHT_BRIGHTNESS || view.clippedShare >= BLOWN_OUT_SHARE) return true;
+  return kind !== 'door' && view.brightness >= MIN_VIEW_BRIGHTNESS && view.variation >= VIEW_VARIATION;
 }
 
 function linearAt(photo: RawImage, x: number, y: number): Vec3 {
