@@ -587,7 +587,7 @@ function reportSection(results: RoomResult[], summary: Summary, options: Options
       ? `Rooms whose front wall in our analysis is another wall than the one the true camera faces (yaws turned relative to the matched one): ${summary.frontMismatch.join('; ')}.`
       : '',
   ].filter((line) => line !== '');
-  const truthTime = Number.isFinite(truthSeconds) ? `the truth ${truthSeconds.toFixed(0)} s` : 'the truths were reused from DIR';
+  const truthTime = Number.isFinite(truthSeconds) ? `the truth ${truthSeconds.toFixed(0)} s` : `the truths were reused from ${options.out}`;
   return `### Whole rooms staged against known answers (node --import tsx bench/staging-known-answer-rooms.ts)
 
 ${machineLine()}

@@ -15,7 +15,7 @@ import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
 import { analyzeWithSecondOpinion, chooseLineSources } from '../src/services/operations/line-source-choice.js';
 import { roomLayoutDoubt } from '../src/services/staging/stage-room.js';
-import { DAYLIGHT_BRIGHTNESS, estimateLight, showsDaylight } from '../src/staging/light-estimate.js';
+import { DAYLIGHT_BRIGHTNESS, estimateLight } from '../src/staging/light-estimate.js';
 import { roomFromLines } from '../src/staging/room-from-lines.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   let litBefore = 0;
   let litNow = 0;
   const turnedOff: string[] = [];
+  const turnedOn: string[] = [];
   for (const file of emptyRoomPhotos()) {
     const image = await readPhoto(file, 1024);
     const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, { fitToMap: true });
@@ -67,17 +68,18 @@ async function main(): Promise<void> {
         cells.push(`${seen.from} not in the photo`);
         continue;
       }
-      // The rule before: every window and French door, doors brighter than a white wall by 30 %; a light also needs
-      // a rectangle of at least 0.1 m each way, which only an opening showing daylight and still not lit lacks.
-      const daylight = showsDaylight(opening.kind, seen.view);
-      const before = (opening.kind !== 'door' || seen.view.brightness >= DAYLIGHT_BRIGHTNESS) && (seen.lit || !daylight);
+      // The rule before: every window and French door, doors brighter than a white wall by 30 %; then as now a light
+      // also needs a rectangle of more than 0.1 m each way.
+      const sized = opening.u1 - opening.u0 > 0.1 && opening.top - opening.bottom > 0.1;
+      const before = (opening.kind !== 'door' || seen.view.brightness >= DAYLIGHT_BRIGHTNESS) && sized;
       found++;
       if (opening.kind !== 'door') windows++;
       if (before) litBefore++;
       if (seen.lit) litNow++;
       if (before && !seen.lit) turnedOff.push(`${name} ${seen.from}`);
+      if (!before && seen.lit) turnedOn.push(`${name} ${seen.from}`);
       const { brightness, variation, clippedShare } = seen.view;
-      cells.push(`${seen.from} ${brightness.toFixed(2)} / ${variation.toFixed(2)} / ${clippedShare.toFixed(2)}${seen.lit ? '' : ' **off**'}${before && !seen.lit ? ' (lit before)' : ''}`);
+      cells.push(`${seen.from} ${brightness.toFixed(2)} / ${variation.toFixed(2)} / ${clippedShare.toFixed(2)}${seen.lit ? '' : ' **off**'}${before && !seen.lit ? ' (lit before)' : ''}${!before && seen.lit ? ' (not lit before)' : ''}`);
       shapes.push({ polygon: opening.polygon, lit: seen.lit, label: String(index) });
     }
     rows.push(`| ${name} | ${room.openings.length} | ${cells.join('; ') || '–'} |`);
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
     'Contact sheet (green a light, red not; the index is the one in the staging job\'s `lights`):',
     '[docs/images/staging-lights.jpg](images/staging-lights.jpg).',
     '',
-    `Openings found: ${found} (${windows} windows and French doors). Lights before: ${litBefore}; now: ${litNow}. Turned off: ${turnedOff.length} (${turnedOff.join(', ') || 'none'}).`,
+    `Openings found: ${found} (${windows} windows and French doors). Lights before: ${litBefore}; now: ${litNow}. Turned off: ${turnedOff.length} (${turnedOff.join(', ') || 'none'}). Turned on: ${turnedOn.length} (${turnedOn.join(', ') || 'none'}).`,
     '',
     '| Photo | Openings | Each: brightness / variation / clipped share |',
     '|---|---:|---|',

@@ -46,6 +46,9 @@ describe('which openings light the room', () => {
     // A checkerboard of light and dark, in a photo large enough that the window is sampled every second pixel: a grid
     // of samples at one phase would see only one of the two tones.
     assert.deepEqual(lightsOf(photoOf({ window: (x, y) => ((x + y) % 2 === 0 ? 240 : 90), width: 800, height: 600 })), ['window-0', 'fill']);
+    // Level slats and upright bars of the same period.
+    assert.deepEqual(lightsOf(photoOf({ window: (_x, y) => (y % 2 === 0 ? 240 : 90), width: 800, height: 600 })), ['window-0', 'fill']);
+    assert.deepEqual(lightsOf(photoOf({ window: (x) => (x % 2 === 0 ? 240 : 90), width: 800, height: 600 })), ['window-0', 'fill']);
   });
 
   it('a plain window much brighter than the wall shows daylight: an overcast sky or a blind lit by the sun', () => {
@@ -61,7 +64,7 @@ describe('which openings light the room', () => {
     assert.deepEqual(lightsOf(photoOf({ window: () => 14 + (random() - 0.5) * 16 })), ['fill']);
   });
 
-  it('a door lights the room only when it shows daylight brighter than a white wall', () => {
+  it('a door lights the room only when it shows daylight: 30 % brighter than a white wall, or blown out', () => {
     const view = (x: number) => (Math.floor(x / 3) % 2 === 0 ? 240 : 110);
     assert.deepEqual(lightsOf(photoOf({ window: view, door: view })), ['window-0', 'fill']);
     assert.deepEqual(lightsOf(photoOf({ window: view, door: () => 255 })), ['window-0', 'door-1', 'fill']);

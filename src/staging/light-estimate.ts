@@ -139,11 +139,13 @@ function openingLight(photo: RawImage, room: RoomModel, opening: RoomOpening, wh
   let squares = 0;
   let count = 0;
   let clipped = 0;
-  // Each row starts a pixel further along (modulo the step), so that blinds or bars with the step's period are not
-  // sampled at one phase only and read as plain.
-  for (let y = y0, row = 0; y < y1; y += step, row++) {
-    for (let x = x0 + (row % step); x < x1; x += step) {
-      if (!pointInPolygon(opening.polygon, x + 0.5, y + 0.5)) continue;
+  // One sample per step × step cell, at a phase that moves from cell to cell in both directions, so that blinds or
+  // bars with the step's period, upright or level, are not sampled at one phase only and read as plain.
+  for (let row = 0; y0 + row * step < y1; row++) {
+    for (let column = 0; x0 + column * step < x1; column++) {
+      const x = x0 + column * step + (row % step);
+      const y = y0 + row * step + (column % step);
+      if (x >= x1 || y >= y1 || !pointInPolygon(opening.polygon, x + 0.5, y + 0.5)) continue;
       const rgb = linearAt(photo, x, y);
       for (let c = 0; c < 3; c++) sum[c] = sum[c]! + rgb[c]!;
       squares += lum(rgb) ** 2;
@@ -199,13 +201,13 @@ export interface OpeningView {
 }
 
 /**
- * Whether an opening lights the room: it must show daylight, by being brighter than a white wall, by being mostly
- * blown out, or (a window or French door, not a door) by varying as a view does. A door no brighter than a wall leads
- * to another room; a window as plain as a wall and no brighter is a closed door, a cupboard's front or plain wall that
+ * Whether an opening lights the room: it must show daylight, by being at least 30 % brighter than a white wall, by
+ * being mostly blown out, or (a window or French door, not a door) by varying as a view does. A door no brighter than
+ * a wall leads to another room; a window as plain as a wall and no brighter is a closed door, a cupboard's front or plain wall that
  * the geometry took for a window, and a light there would cast every piece's shadow away from it, across the room. On
  * the shared empty rooms this turns off 12 of the 76 windows and French doors the stagings' analyses found: 8 on closet
- * doors, a white door or plain wall, 4 parts of a window whose whole rectangle stays a light (docs/benchmarks.md,
- * "Whole rooms on real photos").
+ * doors, a white door or plain wall, 4 parts of windows whose whole rectangles stay lights (docs/benchmarks.md,
+ * "Which openings light a staging").
  */
 export function showsDaylight(kind: RoomOpening['kind'], view: OpeningView): boolean {
   if (view.brightness >= DAYLIGHT_BRIGHTNESS || view.clippedShare >= BLOWN_OUT_SHARE) return true;
