@@ -3,10 +3,12 @@
  * every empty room photo of the shared sets reduced to 1024 px, analysed as the whole-room stagings analyse them
  * (analyzeWithSecondOpinion with the room network). Per photo: every window, French door and door the analysis found,
  * what it shows (brightness over a white wall, variation, clipped share) and whether it became a light, beside what
- * the rule before showsDaylight lit (every window and French door; doors brighter than a white wall by 30 %).
- * Contact sheet (openings outlined: green a light, red not a light, with their index as in the job's `lights`) in
+ * the rule before showsDaylight lit (every window and French door; doors brighter than a white wall by 30 %). The
+ * thresholds were set on the empty rooms; the furnished photos of ../shared/testdata/rooms (not the panorama) are
+ * counted apart, as photos the rule was not tuned on. Contact sheet (openings outlined: green a light, red not a light, with their index as in the job's `lights`) in
  * docs/images/staging-lights.jpg, for a person to judge what each opening is.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../src/config/config.js';
@@ -20,9 +22,22 @@ import { roomFromLines } from '../src/staging/room-from-lines.js';
 import type { RawImage } from '../src/vision/raw-image.js';
 import { sheetRow, writeSheet } from './contact-sheet.js';
 import { machineLine, writeSection } from './report.js';
-import { emptyRoomPhotos, readPhoto, ROOT } from './shared-photos.js';
+import { emptyRoomPhotos, PHOTOS, readPhoto, ROOT } from './shared-photos.js';
 
 const SHEET = path.join(ROOT, 'docs/images/staging-lights.jpg');
+
+/** Openings and lights over one set of photos. */
+interface Tally {
+  found: number;
+  windows: number;
+  litBefore: number;
+  litNow: number;
+  turnedOff: string[];
+  turnedOn: string[];
+}
+
+const summary = (t: Tally) =>
+  `Openings found: ${t.found} (${t.windows} windows and French doors). Lights before: ${t.litBefore}; now: ${t.litNow}. Turned off: ${t.turnedOff.length} (${t.turnedOff.join(', ') || 'none'}). Turned on: ${t.turnedOn.length} (${t.turnedOn.join(', ') || 'none'}).`;
 
 /** The photo with each opening's outline and index drawn on it. */
 async function outlined(image: RawImage, openings: { polygon: [number, number][]; lit: boolean; label: string }[]): Promise<RawImage> {
@@ -48,43 +63,46 @@ async function main(): Promise<void> {
   const lines = await chooseLineSources(runtime, { roomNetwork: true });
   const rows: string[] = [];
   const tiles: Buffer[] = [];
-  let found = 0;
-  let windows = 0;
-  let litBefore = 0;
-  let litNow = 0;
-  const turnedOff: string[] = [];
-  const turnedOn: string[] = [];
-  for (const file of emptyRoomPhotos()) {
-    const image = await readPhoto(file, 1024);
-    const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, { fitToMap: true });
-    const room = roomFromLines(analysis, false);
-    const light = estimateLight(image, room);
-    const name = path.basename(file);
-    const cells: string[] = [];
-    const shapes: { polygon: [number, number][]; lit: boolean; label: string }[] = [];
-    for (const [index, opening] of room.openings.entries()) {
-      const seen = light.openings[index]!;
-      if (!seen.view) {
-        cells.push(`${seen.from} not in the photo`);
-        continue;
+  const furnished = fs.readdirSync(PHOTOS).filter((f) => f.startsWith('furnished_') && !f.includes('pano')).map((f) => path.join(PHOTOS, f)).sort();
+  const sets = { empty: emptyRoomPhotos(), furnished };
+  const tallies: Record<keyof typeof sets, Tally> = {
+    empty: { found: 0, windows: 0, litBefore: 0, litNow: 0, turnedOff: [], turnedOn: [] },
+    furnished: { found: 0, windows: 0, litBefore: 0, litNow: 0, turnedOff: [], turnedOn: [] },
+  };
+  for (const [set, files] of Object.entries(sets) as [keyof typeof sets, string[]][]) {
+    const tally = tallies[set];
+    for (const file of files) {
+      const image = await readPhoto(file, 1024);
+      const { analysis } = await analyzeWithSecondOpinion(image, lines, roomLayoutDoubt, undefined, { fitToMap: true });
+      const room = roomFromLines(analysis, false);
+      const light = estimateLight(image, room);
+      const name = path.basename(file);
+      const cells: string[] = [];
+      const shapes: { polygon: [number, number][]; lit: boolean; label: string }[] = [];
+      for (const [index, opening] of room.openings.entries()) {
+        const seen = light.openings[index]!;
+        if (!seen.view) {
+          cells.push(`${seen.from} not in the photo`);
+          continue;
+        }
+        // The rule before: every window and French door, doors brighter than a white wall by 30 %; then as now a
+        // light also needs a rectangle of more than 0.1 m each way.
+        const sized = opening.u1 - opening.u0 > 0.1 && opening.top - opening.bottom > 0.1;
+        const before = (opening.kind !== 'door' || seen.view.brightness >= DAYLIGHT_BRIGHTNESS) && sized;
+        tally.found++;
+        if (opening.kind !== 'door') tally.windows++;
+        if (before) tally.litBefore++;
+        if (seen.lit) tally.litNow++;
+        if (before && !seen.lit) tally.turnedOff.push(`${name} ${seen.from}`);
+        if (!before && seen.lit) tally.turnedOn.push(`${name} ${seen.from}`);
+        const { brightness, variation, clippedShare } = seen.view;
+        cells.push(`${seen.from} ${brightness.toFixed(2)} / ${variation.toFixed(2)} / ${clippedShare.toFixed(2)}${seen.lit ? '' : ' **off**'}${before && !seen.lit ? ' (lit before)' : ''}${!before && seen.lit ? ' (not lit before)' : ''}`);
+        shapes.push({ polygon: opening.polygon, lit: seen.lit, label: String(index) });
       }
-      // The rule before: every window and French door, doors brighter than a white wall by 30 %; then as now a light
-      // also needs a rectangle of more than 0.1 m each way.
-      const sized = opening.u1 - opening.u0 > 0.1 && opening.top - opening.bottom > 0.1;
-      const before = (opening.kind !== 'door' || seen.view.brightness >= DAYLIGHT_BRIGHTNESS) && sized;
-      found++;
-      if (opening.kind !== 'door') windows++;
-      if (before) litBefore++;
-      if (seen.lit) litNow++;
-      if (before && !seen.lit) turnedOff.push(`${name} ${seen.from}`);
-      if (!before && seen.lit) turnedOn.push(`${name} ${seen.from}`);
-      const { brightness, variation, clippedShare } = seen.view;
-      cells.push(`${seen.from} ${brightness.toFixed(2)} / ${variation.toFixed(2)} / ${clippedShare.toFixed(2)}${seen.lit ? '' : ' **off**'}${before && !seen.lit ? ' (lit before)' : ''}${!before && seen.lit ? ' (not lit before)' : ''}`);
-      shapes.push({ polygon: opening.polygon, lit: seen.lit, label: String(index) });
+      rows.push(`| ${name} | ${room.openings.length} | ${cells.join('; ') || '–'} |`);
+      console.log(rows[rows.length - 1]);
+      tiles.push(await sheetRow([await outlined(image, shapes)], `${name}: ${shapes.filter((s) => s.lit).length} of ${shapes.length} openings a light (green), red not`, 360));
     }
-    rows.push(`| ${name} | ${room.openings.length} | ${cells.join('; ') || '–'} |`);
-    console.log(rows[rows.length - 1]);
-    tiles.push(await sheetRow([await outlined(image, shapes)], `${name}: ${shapes.filter((s) => s.lit).length} of ${shapes.length} openings a light (green), red not`, 360));
   }
   await runtime.close();
   await writeSheet(tiles, SHEET);
@@ -93,7 +111,8 @@ async function main(): Promise<void> {
     '',
     machineLine(),
     '',
-    "Every empty room photo of the shared sets (18) at 1024 px, analysed as the whole-room stagings analyse them; each window, French door and door",
+    "Every empty room photo of the shared sets (18), and apart the furnished photos of ../shared/testdata/rooms but the panorama (7), which the",
+    'thresholds were not set on, at 1024 px, analysed as the whole-room stagings analyse them; each window, French door and door',
     'the analysis found, with what it shows: brightness (its mean linear luminance over a white wall of the photo), variation (the standard',
     "deviation of its luminance over the mean) and the share of its pixels clipped. It lights the staging where it shows daylight",
     '(showsDaylight, docs/decisions/0011): brightness at least 1.3, or at least half of it clipped, or, a window or French door, brightness at',
@@ -101,7 +120,9 @@ async function main(): Promise<void> {
     'Contact sheet (green a light, red not; the index is the one in the staging job\'s `lights`):',
     '[docs/images/staging-lights.jpg](images/staging-lights.jpg).',
     '',
-    `Openings found: ${found} (${windows} windows and French doors). Lights before: ${litBefore}; now: ${litNow}. Turned off: ${turnedOff.length} (${turnedOff.join(', ') || 'none'}). Turned on: ${turnedOn.length} (${turnedOn.join(', ') || 'none'}).`,
+    `Empty rooms (the thresholds set on them): ${summary(tallies.empty)}`,
+    '',
+    `Furnished photos (not tuned on): ${summary(tallies.furnished)}`,
     '',
     '| Photo | Openings | Each: brightness / variation / clipped share |',
     '|---|---:|---|',
