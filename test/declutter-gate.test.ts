@@ -152,6 +152,23 @@ describe('the automatic declutter self-check', () => {
     assert.equal(differences(original, result.image) - inside, 0);
   });
 
+  it('keeps a fixture of the property and what overlaps it, and still removes one that stands apart', { timeout: MINUTES }, async () => {
+    const image = scene(boards(6));
+    // A built-in microwave, which a second detector calls a tv: on its own, the tv would pass every other check.
+    const microwave = plant(image, { x: 150, y: 120, width: 18, height: 16 }, 'microwave', [70, 70, 75]);
+    const tv = { ...microwave, label: 'tv', source: 'nanodet', box: { x: 148, y: 118, width: 22, height: 20 } };
+    const cup = plant(image, { x: 380, y: 300, width: 16, height: 16 });
+    const original = { ...image, data: image.data.slice() };
+    const result = await gate(image, [microwave, tv, cup]);
+    assert.deepEqual(result.removed.map((r) => r.label), ['cup']);
+    assert.deepEqual(result.kept.map((k) => [k.label, k.reason]).sort(), [['microwave', 'fixture'], ['tv', 'fixture']]);
+    assert.match(result.kept[0]!.detail, /microwave belongs to the property/);
+    assert.equal(differences(original, result.image, grown(microwave.mask, 4)), 0, 'the microwave is untouched');
+
+    const alone = await gate({ ...original, data: original.data.slice() }, [tv]);
+    assert.deepEqual(alone.removed.map((r) => r.label), ['tv'], 'without the fixture the same object would go');
+  });
+
   it('keeps a detection whose mask leaves part of its box out', { timeout: MINUTES }, async () => {
     const image = scene(boards(4));
     const lamp = plant(image, { x: 200, y: 200, width: 20, height: 40 }, 'vase');

@@ -8,7 +8,9 @@ import { ModelStore } from '../src/repositories/models/model-store.js';
 import type { TfjsGraph, TfjsGraphNode } from '../src/repositories/models/tfjs-graph.js';
 import { tfjsGraphModelToOnnxNhwc, unsupportedNhwcOps } from '../src/repositories/models/tfjs-graph-nhwc-to-onnx.js';
 import {
+  DETECTED_LABELS,
   detectObjects,
+  FIXTURE_CLASSES,
   OBJECT_MODEL_NAMES,
   REMOVABLE_CLASSES,
   REMOVABLE_LABELS,
@@ -132,19 +134,21 @@ const NANODET_CHAIR = { label: 'chair', score: 0.6, cell: [6, 6], strides: [3, 3
 const NANODET_CHAIR_BOX: Box = { x: 112 / 0.8125, y: 112 / 0.8125, width: 192 / 0.8125, height: 192 / 0.8125 };
 
 describe('detectObjects', () => {
-  it('keeps removable classes only, each above its detector threshold', async () => {
+  it('keeps removable classes and fixtures only, each above its detector threshold', async () => {
     const centernet = fakeCenterNet([
       { label: 'chair', score: 0.8, box: { x: 40, y: 60, width: 100, height: 120 } },
       { label: 'car', score: 0.9, box: { x: 300, y: 300, width: 150, height: 80 } },
-      { label: 'toilet', score: 0.9, box: { x: 300, y: 40, width: 80, height: 100 } },
+      { label: 'toilet', score: 0.85, box: { x: 300, y: 40, width: 80, height: 100 } },
       { label: 'cup', score: 0.2, box: { x: 200, y: 420, width: 40, height: 40 } },
     ]);
     const found = await detectObjects(grey(512, 512), { centernet });
-    assert.deepEqual(found.map((o) => [o.label, o.source, o.score.toFixed(2)]), [['chair', 'centernet', '0.80']]);
-    assert.ok(intersectionOverUnion(found[0]!.box, { x: 40, y: 60, width: 100, height: 120 }) > 0.99);
+    assert.deepEqual(found.map((o) => [o.label, o.source, o.score.toFixed(2)]), [['toilet', 'centernet', '0.85'], ['chair', 'centernet', '0.80']]);
+    assert.ok(intersectionOverUnion(found[1]!.box, { x: 40, y: 60, width: 100, height: 120 }) > 0.99);
+    const removable = await detectObjects(grey(512, 512), { centernet }, { labels: REMOVABLE_LABELS });
+    assert.deepEqual(removable.map((o) => o.label), ['chair']);
 
     const withLowerThreshold = await detectObjects(grey(512, 512), { centernet }, { minScores: { centernet: 0.15 } });
-    assert.deepEqual(withLowerThreshold.map((o) => o.label), ['chair', 'cup']);
+    assert.deepEqual(withLowerThreshold.map((o) => o.label), ['toilet', 'chair', 'cup']);
     const cars = await detectObjects(grey(512, 512), { centernet }, { labels: ['car'] });
     assert.deepEqual(cars.map((o) => o.label), ['car']);
   });
@@ -211,8 +215,9 @@ describe('detectObjects', () => {
     assert.ok(REMOVABLE_LABELS.includes('dining table') && REMOVABLE_LABELS.includes('computer monitor'));
   });
 
-  it('lists only names of COCO classes', () => {
-    for (const label of REMOVABLE_CLASSES) assert.ok(COCO_CLASSES.includes(label), label);
+  it('lists only names of COCO classes, and no fixture as removable', () => {
+    for (const label of [...REMOVABLE_CLASSES, ...FIXTURE_CLASSES]) assert.ok(COCO_CLASSES.includes(label), label);
+    for (const label of FIXTURE_CLASSES) assert.ok(!REMOVABLE_LABELS.includes(label) && DETECTED_LABELS.includes(label), label);
     assert.equal(COCO_CLASSES.length, 80);
     assert.equal(cocoClassId('chair'), 56);
     assert.equal(cocoClassId('tv'), 62);

@@ -49,13 +49,13 @@ export const OBJECT_MODEL_NAMES = { centernet: 'centernet-coco', nanodet: 'nanod
 /**
  * COCO classes a declutter removes: furniture and everything movable that lives indoors, people and pets included
  * (a person in a listing photo is removed too). Left out: vehicles, street furniture and farm or wild animals
- * (not indoor objects, and where the detectors are wrong indoors they are wrong with these), and fixtures that
- * belong to the property: toilet, sink, oven, refrigerator.
+ * (not indoor objects, and where the detectors are wrong indoors they are wrong with these), and the fixtures of
+ * FIXTURE_CLASSES.
  */
 export const REMOVABLE_CLASSES: readonly CocoClass[] = [
   'person', 'cat', 'dog', 'bird',
   'chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant',
-  'tv', 'laptop', 'mouse', 'remote', 'keyboard', 'cell phone', 'microwave', 'toaster', 'hair drier', 'clock',
+  'tv', 'laptop', 'mouse', 'remote', 'keyboard', 'cell phone', 'toaster', 'hair drier', 'clock',
   'book', 'vase', 'scissors', 'teddy bear', 'toothbrush',
   'bottle', 'wine glass', 'cup', 'fork', 'knife', 'spoon', 'bowl',
   'banana', 'apple', 'sandwich', 'orange', 'broccoli', 'carrot', 'hot dog', 'pizza', 'donut', 'cake',
@@ -73,8 +73,20 @@ export const REMOVABLE_OBJECTRON_CLASSES: readonly ObjectronLabel[] = [
   'Footwear', 'Boot', 'High heels', 'Camera', 'Stationary bicycle', 'Bicycle', 'Person', 'Cat', 'Dog',
 ];
 
-/** Every label reported by default: the COCO names of REMOVABLE_CLASSES and Objectron's, lower-cased. */
+/** The labels a declutter may remove: the COCO names of REMOVABLE_CLASSES and Objectron's, lower-cased. */
 export const REMOVABLE_LABELS: readonly string[] = [...REMOVABLE_CLASSES, ...REMOVABLE_OBJECTRON_CLASSES.map(objectronLabel)];
+
+/**
+ * COCO classes that belong to the property. They are found so that the automatic declutter keeps them, and with them
+ * whatever they touch (two detectors naming one object differently: a built-in microwave as tv), and so that no fill
+ * copies them. A microwave is one: over-range and built-in microwaves sit in the cabinets, the detectors cannot tell
+ * them from one standing on a counter, and removing a built-in one leaves a smear across the cabinet doors (seen on
+ * empty_living_05's kitchen, where the redesign removed it).
+ */
+export const FIXTURE_CLASSES: readonly CocoClass[] = ['toilet', 'sink', 'oven', 'refrigerator', 'microwave'];
+
+/** Every label reported by default: what a declutter may remove, and the fixtures it keeps. */
+export const DETECTED_LABELS: readonly string[] = [...REMOVABLE_LABELS, ...FIXTURE_CLASSES];
 
 /**
  * Labels that name one kind of object in both label sets, mapped to one name: boxes of the same object from
@@ -119,7 +131,7 @@ export function objectronLabel(name: ObjectronLabel): string {
 export const DEFAULT_MIN_SCORES: Readonly<Record<ObjectSource, number>> = { centernet: 0.3, nanodet: 0.35, objectron: 0.25 };
 
 export interface ObjectDetectionOptions {
-  /** Labels to report: COCO class names and Objectron's, lower-cased. Default REMOVABLE_LABELS. */
+  /** Labels to report: COCO class names and Objectron's, lower-cased. Default DETECTED_LABELS. */
   labels?: readonly string[];
   /** Lowest score reported per detector; default DEFAULT_MIN_SCORES. */
   minScores?: Partial<Record<ObjectSource, number>>;
@@ -150,13 +162,14 @@ const OBJECTRON_ANCHOR_LIST = ssdAnchors(OBJECTRON_ANCHORS);
 const CANDIDATE_FRACTION = 0.5;
 
 /**
- * Removable objects in photo pixels: CenterNet over a tile pyramid (as for vehicles), NanoDet over a coarser one
- * (its 416-pixel input over the whole photo and its halves), each thresholded with its own calibration, then
+ * Objects in photo pixels (by default what a declutter removes and the fixtures it keeps): CenterNet over a tile
+ * pyramid (as for vehicles), NanoDet over a coarser one (its 416-pixel input over the whole photo and its halves),
+ * each thresholded with its own calibration, then
  * fused: boxes of one label overlapping across detectors become one, the score-weighted mean of them, scored and
  * named by the best. Sorted by score.
  */
 export async function detectObjects(image: RawImage, detectors: ObjectDetectors, options: ObjectDetectionOptions = {}): Promise<DetectedObject[]> {
-  const labels = new Set(options.labels ?? REMOVABLE_LABELS);
+  const labels = new Set(options.labels ?? DETECTED_LABELS);
   const classIds = new Set(COCO_CLASSES.flatMap((name, id) => (labels.has(name) ? [id] : [])));
   const objectronIds = new Set(OBJECTRON_LABELS.flatMap((name, id) => (id > 0 && labels.has(objectronLabel(name)) ? [id] : [])));
   const minScores = { ...DEFAULT_MIN_SCORES, ...options.minScores };

@@ -125,9 +125,10 @@ const WINDOW_GROUP_REACH = 3;
 const FEATHER = 1.5;
 /**
  * Labels kept out besides the declutter's own (REMOVABLE_LABELS), at the declutter's scores: furniture, people and
- * what hangs on or stands against walls. Everything the declutter would remove is kept out of the change.
+ * what hangs on or stands against walls, and the microwave, which the declutter keeps as a fixture but which is no
+ * wall to paint. Everything the declutter would remove is kept out of the change.
  */
-const KEPT_OBJECTS = ['chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant', 'person', 'dog', 'cat', 'tv', 'clock', 'table', 'desk', 'box', 'computer monitor'];
+const KEPT_OBJECTS = ['chair', 'couch', 'bed', 'dining table', 'bench', 'potted plant', 'person', 'dog', 'cat', 'tv', 'clock', 'table', 'desk', 'box', 'computer monitor', 'microwave'];
 /**
  * A room's limits for a refresh (measured on the shared photos, bench/refresh.ts; see docs/api.md): the share of the
  * layout's floor that what the declutter would remove covers (empty rooms up to 0.24, a cluttered living room 0.92),
