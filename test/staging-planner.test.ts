@@ -229,6 +229,33 @@ describe('planRoom', () => {
     assert.ok(plans.size > 1, 'six seeds gave one plan');
   });
 
+  it('leaves every standing piece mostly in view: at most half of it behind nearer pieces of other groups', () => {
+    // Measured on the pieces' drawn outlines (their boxes' projected hulls), not on the image boxes the planner uses.
+    const outline = (p: RoomPlan['pieces'][number]) =>
+      polygonMask(room.camera.width, room.camera.height, [convexHull(p.placement.corners.map((c) => projectWorld(room.camera, c)).filter((q): q is [number, number] => q !== undefined))]);
+    let worst = { share: 0, what: '' };
+    for (const roomId of ['living_room', 'bedroom', 'living_dining', 'home_office']) {
+      for (const seed of [1, 2, 3, 4]) {
+        const standing = planRoom(room, request(roomId, seed)).pieces.filter((p) => !flat(p));
+        const masks = standing.map(outline);
+        standing.forEach((p, i) => {
+          const distance = Math.hypot(p.placement.x, p.placement.y);
+          const nearer = standing.flatMap((q, j) => (q.group !== p.group && Math.hypot(q.placement.x, q.placement.y) < distance ? [masks[j]!] : []));
+          let own = 0;
+          let hidden = 0;
+          masks[i]!.forEach((v, k) => {
+            if (!v) return;
+            own++;
+            if (nearer.some((m) => m[k])) hidden++;
+          });
+          const share = own ? hidden / own : 0;
+          if (share > worst.share) worst = { share, what: `${roomId} seed ${seed}: ${p.furnitureId}` };
+        });
+      }
+    }
+    assert.ok(worst.share <= 0.5, `${worst.what} is ${(100 * worst.share).toFixed(0)} % hidden`);
+  });
+
   it('with preserveWindows no piece covers a window or door pixel', () => {
     for (const roomId of ['living_room', 'bedroom']) {
       const plan = planRoom(room, request(roomId, 2, { preserveWindows: true }));
