@@ -112,7 +112,7 @@ function check(room: RoomModel, plan: RoomPlan, preserveWindows: boolean): Check
 /**
  * Per piece, the share of its drawn outline (its box's corners projected, their hull) behind the outlines of nearer
  * pieces of other groups (nearer: the footprint's centre closer to the camera), on a raster of at most 320 pixels a
- * side. Pieces of one group are arranged to overlap (a coffee table before its sofa).
+ * side. Pieces of one group are arranged to overlap (a coffee table before its sofa); hung art hides nothing.
  */
 function hiddenShares(room: RoomModel, pieces: RoomPlan['pieces']): number[] {
   const { width, height } = room.camera;
@@ -124,7 +124,7 @@ function hiddenShares(room: RoomModel, pieces: RoomPlan['pieces']): number[] {
   });
   const distance = (p: RoomPlan['pieces'][number]) => Math.hypot(p.placement.x, p.placement.y);
   return pieces.map((p, i) => {
-    const nearer = masks.filter((_, j) => pieces[j]!.group !== p.group && distance(pieces[j]!) < distance(p));
+    const nearer = masks.filter((_, j) => pieces[j]!.group !== p.group && pieces[j]!.piece.footprint.placement !== 'on-wall' && distance(pieces[j]!) < distance(p));
     let own = 0;
     let hidden = 0;
     masks[i]!.forEach((v, k) => {

@@ -240,7 +240,8 @@ describe('planRoom', () => {
         const masks = standing.map(outline);
         standing.forEach((p, i) => {
           const distance = Math.hypot(p.placement.x, p.placement.y);
-          const nearer = standing.flatMap((q, j) => (q.group !== p.group && Math.hypot(q.placement.x, q.placement.y) < distance ? [masks[j]!] : []));
+          // Hung art is flush with its wall: it hides nothing.
+          const nearer = standing.flatMap((q, j) => (q.group !== p.group && q.piece.footprint.placement !== 'on-wall' && Math.hypot(q.placement.x, q.placement.y) < distance ? [masks[j]!] : []));
           let own = 0;
           let hidden = 0;
           masks[i]!.forEach((v, k) => {

@@ -111,7 +111,8 @@ interface GroupCandidate {
  * keep every piece inside the room, on floor the photo shows, off door strips, inside the mask and (with
  * preserveWindows) off windows and doors are kept with their score. Then a choice of one pose per group (or none,
  * for optional groups) is made greedily and refined by simulated annealing on: no two groups' pieces overlapping, a
- * person reaching every door from the camera's side (0.6 m), the programme complete, and the poses' scores.
+ * person reaching every door from the camera's side (0.6 m), the programme complete, the poses' scores, and every
+ * piece mostly in view (hiddenExcess).
  */
 export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
   const started = performance.now();
@@ -165,7 +166,10 @@ export function planRoom(room: RoomModel, request: PlanRequest): RoomPlan {
   groups.forEach((group, g) => {
     const k = choice[g]!;
     if (k < 0) {
-      const why = candidates[g]!.length === 0 ? noSpotReason('it', refusals[g]!, request.mask !== undefined) : 'it would stand in the way of the pieces placed before it';
+      const why =
+        candidates[g]!.length === 0
+          ? noSpotReason('it', refusals[g]!, request.mask !== undefined)
+          : whyLeftOut(room, groups, candidates, choice, g);
       missing.push({ group: group.name, furnitureId: group.anchor, reason: why });
       for (const member of group.members) missing.push({ group: group.name, furnitureId: member.furnitureId, reason: 'its group was left out' });
       return;
@@ -580,23 +584,61 @@ function energyOf(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCa
     if (k >= 0) score += candidates[g]![k]!.score + 1;
   });
   // Overlaps and cut-off doors are defects; a required group left out is only an incomplete plan, reported as such.
-  return HARD * (3 * (hard.clashes + hard.cutOffDoors) + hard.unplaced.length) - score + HIDDEN_WEIGHT * hiddenExcess(chosenPieces(groups, candidates, choice));
-}
-
-function chosenPieces(groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[]): { group: number; placement: Placement; flat: boolean }[] {
-  return choice.flatMap((k, g) => (k >= 0 ? candidates[g]![k]!.pieces.map((p) => ({ group: g, placement: p.placement, flat: isFlat(p.piece.footprint) })) : []));
+  return HARD * (3 * (hard.clashes + hard.cutOffDoors) + hard.unplaced.length) - score + HIDDEN_WEIGHT * hiddenExcess(chosenPieces(candidates, choice));
 }
 
 /**
- * Summed over the standing pieces, the share of each one's image box covered by the image boxes of nearer standing
- * pieces of other groups (nearer: the footprint's centre closer to the camera, which stands at the world's origin),
- * beyond HIDDEN_ALLOWED. Pieces of one group are arranged to overlap (a coffee table before its sofa); rugs hide
- * nothing. The covers are summed, so two overlapping ones count twice: a slight overestimate, on the safe side.
+ * Why group `g`, which has poses, was left out: every pose adds an overlap or cuts off a door among the pieces chosen;
+ * or the search missed a pose that was free and worth placing; or where it fits, nearer pieces would hide more than
+ * half of it (the plan would lose by placing it, though its pose alone is worth it); or where it fits, the photo would
+ * show it poorly (its pose's score outweighs placing it).
  */
-export function hiddenExcess(pieces: readonly { group: number; placement: Placement; flat: boolean }[]): number {
-  const standing = pieces.filter((p) => !p.flat);
+function whyLeftOut(room: RoomModel, groups: ProgrammeGroup[], candidates: GroupCandidate[][], choice: number[], g: number): string {
+  const defects = (c: number[]) => {
+    const hard = hardCount(room, groups, candidates, c);
+    return hard.clashes + hard.cutOffDoors;
+  };
+  const before = defects(choice);
+  const hiddenBefore = hiddenExcess(chosenPieces(candidates, choice));
+  const trial = choice.slice();
+  const fitting = candidates[g]!.flatMap((candidate, k) => {
+    trial[g] = k;
+    return defects(trial) <= before ? [{ worth: candidate.score + 1, hidden: HIDDEN_WEIGHT * (hiddenExcess(chosenPieces(candidates, trial)) - hiddenBefore) }] : [];
+  });
+  if (fitting.length === 0) return 'it would stand in the way of the pieces placed before it';
+  if (fitting.some((f) => f.worth > f.hidden)) return 'the arrangement found left it out, though a place was free (another seed may place it)';
+  if (fitting.some((f) => f.worth > 0)) return 'wherever it fits, the pieces nearer the camera would hide more than half of it';
+  return 'wherever it fits, the photo would show it poorly (cut by the frame or far to a side)';
+}
+
+function chosenPieces(candidates: GroupCandidate[][], choice: number[]): SeenPiece[] {
+  return choice.flatMap((k, g) =>
+    k >= 0 ? candidates[g]![k]!.pieces.map((p) => ({ group: g, placement: p.placement, flat: isFlat(p.piece.footprint), onWall: p.piece.footprint.placement === 'on-wall' })) : [],
+  );
+}
+
+/** A placed piece as hiddenExcess sees it. */
+export interface SeenPiece {
+  group: number;
+  placement: Placement;
+  /** Rugs: they hide nothing and are meant to lie under other pieces. */
+  flat: boolean;
+  /** Hung on a wall (art): flush with it, it is never in front of a standing piece. */
+  onWall: boolean;
+}
+
+/**
+ * Summed over the pieces that are not flat, the share of each one's image box covered by the image boxes of nearer
+ * standing pieces of other groups (nearer: the footprint's centre closer to the camera, which stands at the world's
+ * origin), beyond HIDDEN_ALLOWED. Pieces of one group are arranged to overlap (a coffee table before its sofa); rugs
+ * and hung art hide nothing. The covers are summed, so two overlapping ones count twice: a slight overestimate, on the
+ * safe side.
+ */
+export function hiddenExcess(pieces: readonly SeenPiece[]): number {
+  const seen = pieces.filter((p) => !p.flat);
+  const standing = seen.filter((p) => !p.onWall);
   let excess = 0;
-  for (const p of standing) {
+  for (const p of seen) {
     const box = p.placement.imageBox;
     const area = (box.x1 - box.x0) * (box.y1 - box.y0);
     if (area <= 0) continue;

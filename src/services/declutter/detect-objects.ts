@@ -85,6 +85,8 @@ export const REMOVABLE_LABELS: readonly string[] = [...REMOVABLE_CLASSES, ...REM
  */
 export const FIXTURE_CLASSES: readonly CocoClass[] = ['toilet', 'sink', 'oven', 'refrigerator', 'microwave'];
 
+const FIXTURE_NAMES: ReadonlySet<string> = new Set(FIXTURE_CLASSES);
+
 /** Every label reported by default: what a declutter may remove, and the fixtures it keeps. */
 export const DETECTED_LABELS: readonly string[] = [...REMOVABLE_LABELS, ...FIXTURE_CLASSES];
 
@@ -279,11 +281,16 @@ function fuse(boxes: readonly SourcedBox[], iouThreshold: number): SourcedBox[] 
   return objects.sort((a, b) => b.score - a.score);
 }
 
-/** Of boxes of different kinds that are almost the same rectangle, the best scored only (input sorted by score). */
+/**
+ * Of boxes of different kinds that are almost the same rectangle, the best scored only (input sorted by score), but
+ * a fixture before any other name: a built-in microwave that one detector calls a tv at a better score stays a
+ * microwave, which the automatic declutter keeps. Sorted by score.
+ */
 function suppressRenamed<T extends SourcedBox>(sorted: readonly T[], iouThreshold: number): T[] {
+  const fixture = (box: T) => FIXTURE_NAMES.has(box.label);
   const kept: T[] = [];
-  for (const box of sorted) {
+  for (const box of [...sorted.filter(fixture), ...sorted.filter((box) => !fixture(box))]) {
     if (!kept.some((other) => other.kind !== box.kind && intersectionOverUnion(other, box) > iouThreshold)) kept.push(box);
   }
-  return kept;
+  return kept.sort((a, b) => b.score - a.score);
 }

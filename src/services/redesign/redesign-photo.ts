@@ -315,8 +315,8 @@ function redesignAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSig
  * - `layout_uncertain`: the walls' own rule, for the furniture too: on a layout this unsure (a panorama, a close-up),
  *   or a lines' layout the room network's map contradicts, furniture is planned on a floor that is not there (seen on
  *   furnished_bedroom_pano360_11: a bed hanging from the ceiling);
- * - `furniture_kept`: furniture or a person the declutter could not remove cleanly still stands (furnish's labels and
- *   scores): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
+ * - `furniture_kept`: furniture or a person the declutter kept still stands (furnish's labels and scores; kept
+ *   because its removal would not come out clean, or because it touches a fixture of the property): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
  *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
  */
 export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'> & { layout: Pick<RoomAnalysis['layout'], 'evidence' | 'networkAgreement' | 'fittedToMap'> }, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
@@ -325,7 +325,7 @@ export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'> & { layou
   const furniture = kept.filter((k) => isStandingFurniture(k));
   if (furniture.length === 0) return undefined;
   const labels = [...new Set(furniture.map((k) => k.label))].join(', ');
-  return skipped('furniture_kept', `the ${labels} in the photo could not be removed cleanly (see kept), and new furniture beside it would be a second set in the room`);
+  return skipped('furniture_kept', `the ${labels} in the photo stayed (see kept for why), and new furniture beside it would be a second set in the room`);
 }
 
 /**
