@@ -29,12 +29,12 @@ import { analyzeRoom } from '../src/services/geometry/analyze-room.js';
 import { lsdLineSource, mlsdLineSource, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
 import { convexHull, convexOverlap, DOOR_CLEARANCE_M } from '../src/staging/place-piece.js';
 import { planSvg } from '../src/staging/plan-drawing.js';
-import { polygonMask } from '../src/vision/polygon-mask.js';
 import { planRoom, PLAN_NEAREST_M, WALKWAY_M, type RoomPlan } from '../src/staging/plan-room.js';
 import { blockOutline, projectWorld, roomModel, type RoomModel } from '../src/staging/room-model.js';
 import { withDoorFrames } from '../src/staging/door-frames.js';
 import { checkWalkway } from '../src/staging/walkway.js';
 import { generateRoomSpec, type RoomShape, type RoomSpec } from '../tools/room-renderer/spec.js';
+import { hiddenShares } from './hidden-pieces.js';
 import { renderedRoomModel } from './rendered-room-model.js';
 import { machineLine, writeSection } from './report.js';
 import { EMPTY_ROOM_PHOTOS, PHOTOS, PHOTO_LIMITS, ROOT } from './shared-photos.js';
@@ -107,33 +107,6 @@ function check(room: RoomModel, plan: RoomPlan, preserveWindows: boolean): Check
   out.cutOffDoors = checkWalkway(room, solid.map((p) => ({ corners: base(p) })), WALKWAY_M, PLAN_NEAREST_M).unreachableDoors.length;
   out.mostlyHidden = hiddenShares(room, solid).filter((share) => share > 0.5).length;
   return out;
-}
-
-/**
- * Per piece, the share of its drawn outline (its box's corners projected, their hull) behind the outlines of nearer
- * pieces of other groups (nearer: the footprint's centre closer to the camera), on a raster of at most 320 pixels a
- * side. Pieces of one group are arranged to overlap (a coffee table before its sofa); hung art hides nothing.
- */
-function hiddenShares(room: RoomModel, pieces: RoomPlan['pieces']): number[] {
-  const { width, height } = room.camera;
-  const scale = Math.min(1, 320 / Math.max(width, height));
-  const [w, h] = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
-  const masks = pieces.map((p) => {
-    const projected = p.placement.corners.map((c) => projectWorld(room.camera, c)).filter((q): q is [number, number] => q !== undefined);
-    return polygonMask(w, h, [convexHull(projected).map(([x, y]) => [x * scale, y * scale] as [number, number])]);
-  });
-  const distance = (p: RoomPlan['pieces'][number]) => Math.hypot(p.placement.x, p.placement.y);
-  return pieces.map((p, i) => {
-    const nearer = masks.filter((_, j) => pieces[j]!.group !== p.group && pieces[j]!.piece.footprint.placement !== 'on-wall' && distance(pieces[j]!) < distance(p));
-    let own = 0;
-    let hidden = 0;
-    masks[i]!.forEach((v, k) => {
-      if (!v) return;
-      own++;
-      if (nearer.some((m) => m[k])) hidden++;
-    });
-    return own ? hidden / own : 0;
-  });
 }
 
 /** A rectangle of a piece's own frame (x to its right, −y before its front) on the floor. */

@@ -12,6 +12,7 @@ import { polygonMask } from '../src/vision/polygon-mask.js';
 import { Random } from '../src/random.js';
 import { plainWallCheck } from '../src/services/staging/plain-wall-check.js';
 import rooms from '../src/catalog/rooms.json' with { type: 'json' };
+import { hiddenShares } from '../bench/hidden-pieces.js';
 import { syntheticRoom } from './helpers/synthetic-room.js';
 
 const request = (roomId: string, seed = 1, extra: Partial<PlanRequest> = {}): PlanRequest => ({
@@ -231,26 +232,12 @@ describe('planRoom', () => {
 
   it('leaves every standing piece mostly in view: at most half of it behind nearer pieces of other groups', () => {
     // Measured on the pieces' drawn outlines (their boxes' projected hulls), not on the image boxes the planner uses.
-    const outline = (p: RoomPlan['pieces'][number]) =>
-      polygonMask(room.camera.width, room.camera.height, [convexHull(p.placement.corners.map((c) => projectWorld(room.camera, c)).filter((q): q is [number, number] => q !== undefined))]);
     let worst = { share: 0, what: '' };
     for (const roomId of ['living_room', 'bedroom', 'living_dining', 'home_office']) {
       for (const seed of [1, 2, 3, 4]) {
         const standing = planRoom(room, request(roomId, seed)).pieces.filter((p) => !flat(p));
-        const masks = standing.map(outline);
-        standing.forEach((p, i) => {
-          const distance = Math.hypot(p.placement.x, p.placement.y);
-          // Hung art is flush with its wall: it hides nothing.
-          const nearer = standing.flatMap((q, j) => (q.group !== p.group && q.piece.footprint.placement !== 'on-wall' && Math.hypot(q.placement.x, q.placement.y) < distance ? [masks[j]!] : []));
-          let own = 0;
-          let hidden = 0;
-          masks[i]!.forEach((v, k) => {
-            if (!v) return;
-            own++;
-            if (nearer.some((m) => m[k])) hidden++;
-          });
-          const share = own ? hidden / own : 0;
-          if (share > worst.share) worst = { share, what: `${roomId} seed ${seed}: ${p.furnitureId}` };
+        hiddenShares(room, standing).forEach((share, i) => {
+          if (share > worst.share) worst = { share, what: `${roomId} seed ${seed}: ${standing[i]!.furnitureId}` };
         });
       }
     }
