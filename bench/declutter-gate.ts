@@ -250,7 +250,7 @@ the gate with its fill; the last column is the automatic mode before the gate (o
 ${table.join('\n')}
 
 Furnished photos: ${count(furnished, (r) => r.removed.length > 0)} of ${furnished.length} changed, ${count(furnished, (r) => !!r.unchanged)} returned unchanged; ${furnished.reduce((s, r) => s + r.found, 0)} objects found, ${furnished.reduce((s, r) => s + r.removed.length, 0)} removed.
-Empty rooms: ${count(empty, (r) => r.removed.length > 0)} of ${empty.length} changed (before the gate: ${count(empty, (r) => r.ungatedShare > 0)}); ${empty.reduce((s, r) => s + r.found, 0)} false detections found, ${empty.reduce((s, r) => s + r.removed.length, 0)} removed.
+Empty rooms: ${count(empty, (r) => r.removed.length > 0)} of ${empty.length} changed (before the gate: ${count(empty, (r) => r.ungatedShare > 0)}); ${empty.reduce((s, r) => s + r.found, 0)} detections found (false ones, and the fixtures of the property), ${empty.reduce((s, r) => s + r.removed.length, 0)} removed.
 Pixels changed outside what was removed, over all photos: ${rows.reduce((s, r) => s + r.changedOutside, 0)}; inside kept objects: ${rows.reduce((s, r) => s + r.changedKept, 0)}.${
     twelve
       ? `\nAutomatic mode at 12 MP (\`furnished_living_cluttered_01.jpg\`): ${(twelve.candidatesSeconds + twelve.gatedSeconds).toFixed(1)} s gated (${twelve.candidatesSeconds.toFixed(1)} s analysis, detection and masks, ${twelve.gatedSeconds.toFixed(1)} s gate${twelve.removed.length > 0 ? ' and fill' : ', no fill: nothing passed the checks before it'}), ${(twelve.candidatesSeconds + twelve.ungatedSeconds).toFixed(1)} s before the gate; target < 60 s, ${twelve.candidatesSeconds + twelve.gatedSeconds < 60 ? '**pass**' : '**fail**'}.`
