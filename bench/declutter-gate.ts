@@ -20,7 +20,7 @@ import { decodeImage } from '../src/repositories/image-codec.js';
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
-import { FIXTURE_CLASSES, OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
+import { isFixture, OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
 import { DEFAULT_GATE, type GateThresholds, type KeepReason } from '../src/services/declutter/removal-gate.js';
 import { findCandidates, removeCandidates, type AutomaticResult } from '../src/services/declutter/remove-automatic.js';
 import { lsdLineSource, mlsdLineSource, MLSD_INPUT_SIZE, MLSD_MODEL } from '../src/services/geometry/line-sources.js';
@@ -39,11 +39,6 @@ const PANEL_WIDTH = 640;
 const PANEL_HEIGHT = 360;
 const GAP = 6;
 const CAPTION = 22;
-/**
- * The fixtures of the property, which the gate keeps whatever its thresholds: left out of the fill before the gate too,
- * which is then the automatic mode as it was with today's removable classes (a microwave was removable then).
- */
-const FIXTURES: readonly string[] = FIXTURE_CLASSES;
 /** The gate opened wide: every candidate passes, which is the automatic mode as it was before the gate. */
 const UNGATED: GateThresholds = {
   ...DEFAULT_GATE,
@@ -122,8 +117,9 @@ async function main(): Promise<void> {
     const gated = await removeCandidates(image, found.analysis, found.candidates, options);
     const gatedSeconds = (performance.now() - gatedStarted) / 1000;
     const ungatedStarted = performance.now();
-    // Before the gate the fixtures of the property were not looked for: the candidates as they were then.
-    const removable = found.candidates.filter((c) => !FIXTURES.includes(c.label));
+    // The gate keeps the fixtures of the property whatever its thresholds: left out of the fill before the gate too,
+    // which is then the automatic mode as it was with today's removable classes (a microwave was removable then).
+    const removable = found.candidates.filter((c) => !isFixture(c.label));
     const ungated = await removeCandidates(image, found.analysis, removable, { ...options, gate: UNGATED });
     const ungatedSeconds = (performance.now() - ungatedStarted) / 1000;
     const kept: Partial<Record<KeepReason, number>> = {};

@@ -27,7 +27,7 @@ import { BlenderRenderer } from '../src/repositories/blender/blender-renderer.js
 import { ModelRegistry } from '../src/repositories/models/model-registry.js';
 import { ModelRuntime } from '../src/repositories/models/model-runtime.js';
 import { ModelStore } from '../src/repositories/models/model-store.js';
-import { FIXTURE_CLASSES, OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
+import { isFixture, OBJECT_MODEL_NAMES, type ObjectDetectors } from '../src/services/declutter/detect-objects.js';
 import { analyzeRoom, layoutLabels } from '../src/services/geometry/analyze-room.js';
 import { REDESIGN_CREATIVITY } from '../src/services/operations/creative-redesign.js';
 import { chooseLineSources, type ChosenLines } from '../src/services/operations/line-source-choice.js';
@@ -47,7 +47,6 @@ const renderer = new BlenderRenderer({ executable: config.staging.blender });
 const catalog = loadCatalog();
 const SHEET = path.join(ROOT, 'docs/images/redesign-contact-sheet.jpg');
 const STYLES = ['scandinavian', 'japandi', 'industrial'];
-const FIXTURES: readonly string[] = FIXTURE_CLASSES;
 
 function roomTypeOf(file: string): string {
   const name = path.basename(file);
@@ -128,7 +127,7 @@ async function qualityPart(lines: ChosenLines, detectors: ObjectDetectors, longS
       };
       // The furniture: neither floor clutter nor the fixtures of the property (a sink, a microwave), which stay.
       const area = (objects: { label: string; source: string; box: { width: number; height: number } }[]) =>
-        objects.filter((o) => o.source !== 'floor-appearance' && !FIXTURES.includes(o.label)).reduce((n, o) => n + o.box.width * o.box.height, 0);
+        objects.filter((o) => o.source !== 'floor-appearance' && !isFixture(o.label)).reduce((n, o) => n + o.box.width * o.box.height, 0);
       const row: Row = {
         file: path.basename(file),
         furnished: furnishedFiles.includes(file),

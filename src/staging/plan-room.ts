@@ -627,7 +627,7 @@ function chosenPieces(candidates: GroupCandidate[][], choice: number[]): SeenPie
 }
 
 /** A placed piece as hiddenExcess sees it. */
-export interface SeenPiece {
+interface SeenPiece {
   group: number;
   placement: Placement;
   /** Rugs: they hide nothing and are meant to lie under other pieces. */
@@ -643,7 +643,7 @@ export interface SeenPiece {
  * and hung art hide nothing. The covers are summed, so two overlapping ones count twice: a slight overestimate, on the
  * safe side.
  */
-export function hiddenExcess(pieces: readonly SeenPiece[]): number {
+function hiddenExcess(pieces: readonly SeenPiece[]): number {
   return hiddenExcesses(pieces).reduce((sum, excess) => sum + excess, 0);
 }
 

@@ -87,6 +87,11 @@ export const FIXTURE_CLASSES: readonly CocoClass[] = ['toilet', 'sink', 'oven', 
 
 const FIXTURE_NAMES: ReadonlySet<string> = new Set(FIXTURE_CLASSES);
 
+/** Whether a detection's label names a fixture of the property (FIXTURE_CLASSES). */
+export function isFixture(label: string): boolean {
+  return FIXTURE_NAMES.has(label);
+}
+
 /** Every label reported by default: what a declutter may remove, and the fixtures it keeps. */
 export const DETECTED_LABELS: readonly string[] = [...REMOVABLE_LABELS, ...FIXTURE_CLASSES];
 
@@ -166,9 +171,8 @@ const CANDIDATE_FRACTION = 0.5;
 /**
  * Objects in photo pixels (by default what a declutter removes and the fixtures it keeps): CenterNet over a tile
  * pyramid (as for vehicles), NanoDet over a coarser one (its 416-pixel input over the whole photo and its halves),
- * each thresholded with its own calibration, then
- * fused: boxes of one label overlapping across detectors become one, the score-weighted mean of them, scored and
- * named by the best. Sorted by score.
+ * each thresholded with its own calibration, then fused: boxes of one label overlapping across detectors become one,
+ * the score-weighted mean of them, scored and named by the best. Sorted by score.
  */
 export async function detectObjects(image: RawImage, detectors: ObjectDetectors, options: ObjectDetectionOptions = {}): Promise<DetectedObject[]> {
   const labels = new Set(options.labels ?? DETECTED_LABELS);
@@ -287,9 +291,8 @@ function fuse(boxes: readonly SourcedBox[], iouThreshold: number): SourcedBox[] 
  * microwave, which the automatic declutter keeps. Sorted by score.
  */
 function suppressRenamed<T extends SourcedBox>(sorted: readonly T[], iouThreshold: number): T[] {
-  const fixture = (box: T) => FIXTURE_NAMES.has(box.label);
   const kept: T[] = [];
-  for (const box of [...sorted.filter(fixture), ...sorted.filter((box) => !fixture(box))]) {
+  for (const box of [...sorted.filter((box) => isFixture(box.label)), ...sorted.filter((box) => !isFixture(box.label))]) {
     if (!kept.some((other) => other.kind !== box.kind && intersectionOverUnion(other, box) > iouThreshold)) kept.push(box);
   }
   return kept.sort((a, b) => b.score - a.score);

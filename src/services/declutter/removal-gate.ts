@@ -18,14 +18,15 @@ import type { RegionMask } from '../../vision/declutter/region-mask.js';
 import type { RawImage } from '../../vision/raw-image.js';
 import { CEILING } from '../../vision/geometry/room-box.js';
 import { layoutLabels, type RoomAnalysis } from '../geometry/analyze-room.js';
-import { FIXTURE_CLASSES } from './detect-objects.js';
+import { isFixture } from './detect-objects.js';
 
 /**
  * The automatic declutter's self-check: an object goes only when its removal can be shown to be clean. Objects that
  * touch are judged together (a dining set goes whole or stays whole); a group is kept, pixel for pixel, when it holds
  * a fixture of the property (a sink, an oven, a microwave), when its mask does not cover its detections, when it
- * stands in front of a window or door, when it hangs on the ceiling or above eye level, when its hole is a speck (switches, vents) or too large for the surface around it, or, after the fill,
- * when its border runs into something that stays, when the fill's colour or texture does not continue the visible
+ * stands in front of a window or door, when it hangs on the ceiling or above eye level, when its hole is a speck
+ * (switches, vents) or too large for the surface around it, or, after the fill, when its border runs into something
+ * that stays, when the fill's colour or texture does not continue the visible
  * ring of the same surface, or when its border shows a seam. docs/decisions/0010-declutter-gate.md has the
  * measurements behind every threshold.
  */
@@ -276,7 +277,7 @@ export function checkBeforeFill(
   const surfaceShare = gate.labels ? largestSurfaceShare(hole, gate) : 0;
   const verdict: GroupVerdict = { members, shape, coverage, surfaceShare };
   const fail = (reason: KeepReason, detail: string): GroupVerdict => ({ ...verdict, reason, detail });
-  const fixture = members.map((m) => candidates[m]!).find((c) => (FIXTURE_CLASSES as readonly string[]).includes(c.label));
+  const fixture = members.map((m) => candidates[m]!).find((c) => isFixture(c.label));
   if (fixture) return fail('fixture', `a ${fixture.label} belongs to the property`);
   for (const c of coverage) {
     if (c.openings > t.maxOpeningShare) return fail('partly_occluded', `box ${percent(c.openings)} on a window or door`);

@@ -316,8 +316,9 @@ function redesignAnalysis(image: RawImage, lines: ChosenLines, signal?: AbortSig
  *   or a lines' layout the room network's map contradicts, furniture is planned on a floor that is not there (seen on
  *   furnished_bedroom_pano360_11: a bed hanging from the ceiling);
  * - `furniture_kept`: furniture or a person the declutter kept still stands (furnish's labels and scores; kept
- *   because its removal would not come out clean, or because it touches a fixture of the property): new furniture beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide
- *   (seen on furnished_bedroom_07: a chest of drawers over the child on the bed).
+ *   because its removal would not come out clean, or because it touches a fixture of the property): new furniture
+ *   beside it would be a second bed or sofa in the room, planned on a floor the old pieces hide (seen on
+ *   furnished_bedroom_07: a chest of drawers over the child on the bed).
  */
 export function whyNotStage(analysis: Pick<RoomAnalysis, 'confidence'> & { layout: Pick<RoomAnalysis['layout'], 'evidence' | 'networkAgreement' | 'fittedToMap'> }, kept: readonly { label: string; source: string; score?: number }[]): Skipped | undefined {
   const unsure = unsureLayout(analysis) ?? networkContradicts(analysis);
